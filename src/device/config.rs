@@ -1,0 +1,286 @@
+//! `/root/config/config.json`: the device's settings (spec section 3.1).
+//!
+//! os-server owns this file and osctl shares it: osctl reads the fields it needs and, when it
+//! writes, changes only the keys it owns through the format-preserving JSON editor, so every
+//! field osctl does not know survives with its key order and formatting.
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Location, Result};
+use crate::redact;
+use crate::runtime::{Channel, RuntimeId};
+use crate::system::fs::RootFs;
+use crate::system::path::DevPath;
+
+/// `llm_config_mode`: who owns the runtimes' LLM settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LlmMode {
+    /// Missing or empty: upstream's legacy behaviour (codex/claudecode detect subscriptions).
+    Legacy,
+    /// Always apply the OS provider, model and key.
+    Os,
+    /// Keep the runtime's native LLM configuration.
+    Runtime,
+}
+
+impl LlmMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LlmMode::Legacy => "",
+            LlmMode::Os => "os",
+            LlmMode::Runtime => "runtime",
+        }
+    }
+
+    /// How status shows it.
+    pub fn label(self) -> &'static str {
+        match self {
+            LlmMode::Legacy => "legacy",
+            LlmMode::Os => "os",
+            LlmMode::Runtime => "runtime",
+        }
+    }
+}
+
+/// The credential fields of each channel, in config.json (spec sections 3.1 and 8.1).
+pub fn channel_fields(channel: Channel) -> &'static [&'static str] {
+    match channel {
+        Channel::Telegram => &["telegram_bot_token", "telegram_user_id"],
+        Channel::Slack => &["slack_bot_token", "slack_app_token", "slack_user_id"],
+        Channel::Discord => &["discord_bot_token", "discord_guild_id", "discord_user_id"],
+        Channel::Whatsapp => &["whatsapp_user_id"],
+        Channel::Imessage => &[
+            "bluebubbles_server_url",
+            "bluebubbles_password",
+            "bluebubbles_user_address",
+            "bluebubbles_caller_context",
+        ],
+    }
+}
+
+/// The field whose presence means a channel is configured (ChannelReconcile, section 8.2).
+fn channel_presence_field(channel: Channel) -> &'static str {
+    match channel {
+        Channel::Telegram => "telegram_bot_token",
+        Channel::Slack => "slack_bot_token",
+        Channel::Discord => "discord_bot_token",
+        Channel::Whatsapp => "whatsapp_user_id",
+        Channel::Imessage => "bluebubbles_server_url",
+    }
+}
+
+/// config.json as read.
+#[derive(Clone, Debug)]
+pub struct DeviceConfig {
+    pub path: DevPath,
+    /// The file's bytes as text, for format-preserving edits.
+    pub text: String,
+    pub fields: Map<String, Value>,
+}
+
+impl DeviceConfig {
+    /// Reads config.json; a missing file is an error that says where osctl looked.
+    pub fn load(fs: &RootFs, path: &DevPath) -> Result<DeviceConfig> {
+        match Self::load_optional(fs, path)? {
+            Some(c) => Ok(c),
+            None => Err(
+                Error::input("config_missing", format!("{path} does not exist")).hint(format!(
+                    "is {} the device root? osctl expects the device's config at {path}",
+                    fs.root().display()
+                )),
+            ),
+        }
+    }
+
+    pub fn load_optional(fs: &RootFs, path: &DevPath) -> Result<Option<DeviceConfig>> {
+        match fs.read_text(path)? {
+            None => Ok(None),
+            Some(text) => Self::parse(path.clone(), text).map(Some),
+        }
+    }
+
+    /// Parses config.json text: it must be one JSON object.
+    pub fn parse(path: DevPath, text: String) -> Result<DeviceConfig> {
+        let value: Value = serde_json::from_str(&text).map_err(|e| {
+            Error::parse(&path, Some(e.line()), Some(e.column()), e.to_string())
+                .hint("nothing was written; fix the file (it is JSON) and run again")
+        })?;
+        let Value::Object(fields) = value else {
+            return Err(
+                Error::parse(&path, Some(1), Some(1), "expected a JSON object")
+                    .hint("nothing was written; config.json must hold one JSON object"),
+            );
+        };
+        register_secrets(&fields);
+        Ok(DeviceConfig { path, text, fields })
+    }
+
+    /// A string field, trimmed; `""` when missing, null or not a string.
+    pub fn str(&self, key: &str) -> &str {
+        self.fields
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .unwrap_or("")
+    }
+
+    /// A string field when it is set and not empty.
+    pub fn opt(&self, key: &str) -> Option<&str> {
+        Some(self.str(key)).filter(|s| !s.is_empty())
+    }
+
+    /// A list of strings (`channels_unsupported`); anything else reads as empty.
+    pub fn str_list(&self, key: &str) -> Vec<String> {
+        match self.fields.get(key) {
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// 1-based line of the first occurrence of `"key"` as a key, for error messages.
+    pub fn line_of(&self, key: &str) -> Option<usize> {
+        let needle = format!("\"{key}\"");
+        let at = self.text.find(&needle)?;
+        Some(self.text[..at].matches('\n').count() + 1)
+    }
+
+    fn location_of(&self, key: &str) -> Location {
+        Location {
+            file: self.path.to_string(),
+            line: self.line_of(key),
+            column: None,
+        }
+    }
+
+    /// `agent_runtime`: `None` when empty; an error (naming the line) when not a runtime
+    /// osctl manages.
+    pub fn agent_runtime(&self) -> Result<Option<RuntimeId>> {
+        let raw = self.str("agent_runtime");
+        if raw.is_empty() {
+            return Ok(None);
+        }
+        RuntimeId::parse(raw).map(Some).map_err(|e| {
+            let hint = e.hint.clone().unwrap_or_default();
+            Error::input(e.code, format!("{}: agent_runtime {}", self.path, e.message))
+                .at(self.location_of("agent_runtime"))
+                .hint(format!(
+                    "{hint}; nothing was written. Fix agent_runtime in {} or run `osctl switch <runtime>`",
+                    self.path
+                ))
+        })
+    }
+
+    /// `llm_config_mode`; any value other than "", "os" or "runtime" is an error.
+    pub fn llm_mode(&self) -> Result<LlmMode> {
+        match self.str("llm_config_mode").to_ascii_lowercase().as_str() {
+            "" => Ok(LlmMode::Legacy),
+            "os" => Ok(LlmMode::Os),
+            "runtime" => Ok(LlmMode::Runtime),
+            other => Err(Error::input(
+                "bad_llm_config_mode",
+                format!(
+                    "{}: llm_config_mode `{other}` is not one of \"\", \"os\", \"runtime\"",
+                    self.path
+                ),
+            )
+            .at(self.location_of("llm_config_mode"))
+            .hint("nothing was written; fix llm_config_mode in config.json")),
+        }
+    }
+
+    /// Channels whose credentials are present, in the order of [`Channel`].
+    pub fn configured_channels(&self) -> Vec<Channel> {
+        [
+            Channel::Telegram,
+            Channel::Slack,
+            Channel::Discord,
+            Channel::Whatsapp,
+            Channel::Imessage,
+        ]
+        .into_iter()
+        .filter(|c| self.opt(channel_presence_field(*c)).is_some())
+        .collect()
+    }
+
+    /// `config.device_type`.
+    pub fn device_type(&self) -> Option<&str> {
+        self.opt("device_type")
+    }
+}
+
+/// Registers every secret the config holds, so no output can show it.
+fn register_secrets(fields: &Map<String, Value>) {
+    fn walk(key: &str, v: &Value) {
+        match v {
+            Value::String(s) if redact::is_secret_key(key) => redact::register(s),
+            Value::String(s) if key == "Authorization" || s.starts_with("Bearer ") => {
+                redact::register(s.trim_start_matches("Bearer "));
+            }
+            Value::Array(items) => items.iter().for_each(|i| walk(key, i)),
+            Value::Object(m) => m.iter().for_each(|(k, v)| walk(k, v)),
+            _ => {}
+        }
+    }
+    for (k, v) in fields {
+        walk(k, v);
+    }
+    // Not named like secrets, but secret all the same.
+    for key in [
+        "bluebubbles_caller_context",
+        "admin_password_hash",
+        "session_secret",
+    ] {
+        if let Some(Value::String(s)) = fields.get(key) {
+            redact::register(s);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(text: &str) -> Result<DeviceConfig> {
+        DeviceConfig::parse(DevPath::new("/root/config/config.json"), text.to_string())
+    }
+
+    #[test]
+    fn parse_errors_name_line_and_column() {
+        let err = cfg("{\n  \"a\": 1,\n  \"b\": ,\n}").unwrap_err();
+        assert_eq!(err.code, "parse_error");
+        let loc = err.location.unwrap();
+        assert_eq!((loc.line, loc.column), (Some(3), Some(8)));
+    }
+
+    #[test]
+    fn unknown_runtime_names_its_line() {
+        let c = cfg("{\n \"httpPort\": 5000,\n \"agent_runtime\": \"nanoclaw\"\n}").unwrap();
+        let err = c.agent_runtime().unwrap_err();
+        assert_eq!(err.code, "unknown_runtime");
+        assert_eq!(err.location.unwrap().line, Some(3));
+        let c = cfg("{\"agent_runtime\": \" Remote \"}").unwrap();
+        assert_eq!(c.agent_runtime().unwrap_err().code, "runtime_not_managed");
+    }
+
+    #[test]
+    fn llm_mode_and_channels() {
+        let c = cfg(r#"{"llm_config_mode":"OS","telegram_bot_token":"1:a","whatsapp_user_id":"+1","slack_bot_token":""}"#).unwrap();
+        assert_eq!(c.llm_mode().unwrap(), LlmMode::Os);
+        assert_eq!(
+            c.configured_channels(),
+            vec![Channel::Telegram, Channel::Whatsapp]
+        );
+        assert_eq!(
+            cfg(r#"{"llm_config_mode":"cloud"}"#)
+                .unwrap()
+                .llm_mode()
+                .unwrap_err()
+                .code,
+            "bad_llm_config_mode"
+        );
+    }
+}

@@ -1,0 +1,76 @@
+//! The device model: the OS's own state files, read once per run.
+//!
+//! - [`config`]: `/root/config/config.json` (shared with os-server; edited in place).
+//! - [`state`]: `agent_state.json`, the switch history (owned by osctl's persona reconciler).
+//! - [`robot`]: the ROBOT.md front matter of the device type.
+//! - [`bootstrap`]: `bootstrap.json`, the OTA worker's config (read only).
+//! - [`resolve`]: which runtime is active, and why.
+//! - [`paths`]: where all of that lives, and the device's path overrides.
+
+pub mod bootstrap;
+pub mod config;
+pub mod paths;
+pub mod resolve;
+pub mod robot;
+pub mod state;
+
+use crate::error::Result;
+use crate::runtime::RuntimeId;
+use crate::system::fs::RootFs;
+
+use config::DeviceConfig;
+use paths::{DeviceEnv, Layout};
+use resolve::{ImageDefault, Resolution};
+use robot::RobotProfile;
+
+/// The device's configuration as read at the start of a run.
+#[derive(Clone, Debug)]
+pub struct Device {
+    pub env: DeviceEnv,
+    pub config: DeviceConfig,
+    pub layout: Layout,
+    /// First line of `f_r_default_agent`, when the file exists.
+    pub image_default: Option<String>,
+    pub robot: RobotProfile,
+}
+
+impl Device {
+    /// Reads config.json (required), the image default and the robot profile.
+    pub fn load(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
+        let config = DeviceConfig::load(fs, &env.config_json())?;
+        let image_default = fs.read_text(&env.default_agent_file())?;
+        let device_type = env
+            .device_type()
+            .or(config.device_type())
+            .map(str::to_string);
+        let robot = RobotProfile::load(fs, &env.devices_dir(), device_type.as_deref())?;
+        let layout = Layout::new(env, config.opt("openclaw_config_dir"));
+        Ok(Device {
+            env: env.clone(),
+            config,
+            layout,
+            image_default,
+            robot,
+        })
+    }
+
+    /// The active runtime and where that answer came from.
+    pub fn resolve(&self) -> Result<Resolution> {
+        let path = self.env.default_agent_file();
+        let image_default = self
+            .image_default
+            .as_deref()
+            .map(|value| ImageDefault { path: &path, value });
+        resolve::resolve(&self.config, image_default, &self.robot)
+    }
+
+    /// The active runtime.
+    pub fn active(&self) -> Result<RuntimeId> {
+        Ok(self.resolve()?.runtime)
+    }
+
+    /// The device type: `DEVICE_TYPE`, else `config.device_type`.
+    pub fn device_type(&self) -> Option<&str> {
+        self.env.device_type().or(self.config.device_type())
+    }
+}

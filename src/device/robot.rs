@@ -1,0 +1,256 @@
+//! The robot profile: `${DEVICES_DIR:-/opt/devices}/<device_type>/ROBOT.md` (falling back to
+//! `DEVICE.md`), whose YAML front matter names the default runtime (`gateway.default`), the
+//! device's `capabilities:` and its `soul_ref:` (spec section 3.2).
+//!
+//! os-server reads the front matter with regexes and understands only the block form of
+//! `gateway:`. osctl reads the same way, line by line, and also accepts the flow form
+//! (`gateway: { default: openclaw }`, used by the upstream template) with a warning, because the
+//! device itself would ignore it.
+
+use crate::error::{Error, Result};
+use crate::system::fs::RootFs;
+use crate::system::path::DevPath;
+
+/// A value read from the front matter, with its 1-based line in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    pub value: String,
+    pub line: usize,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RobotProfile {
+    pub path: Option<DevPath>,
+    /// `gateway.default`.
+    pub gateway_default: Option<Located>,
+    /// `gateway.default` was written in flow form, which os-server does not read.
+    pub gateway_flow_form: bool,
+    /// Keys of the `capabilities:` block, in file order.
+    pub capabilities: Vec<String>,
+    /// `soul_ref:`: a path relative to the device folder, or an http(s) URL.
+    pub soul_ref: Option<String>,
+}
+
+impl RobotProfile {
+    /// Finds and reads the profile of `device_type`; an empty profile when there is no type or
+    /// no file. A device type that is not a plain folder name is refused.
+    pub fn load(
+        fs: &RootFs,
+        devices_dir: &DevPath,
+        device_type: Option<&str>,
+    ) -> Result<RobotProfile> {
+        let Some(device_type) = device_type.map(str::trim).filter(|t| !t.is_empty()) else {
+            return Ok(RobotProfile::default());
+        };
+        if device_type.contains('/')
+            || device_type == "."
+            || device_type == ".."
+            || device_type.contains('\0')
+        {
+            return Err(Error::input(
+                "bad_device_type",
+                format!("device_type `{device_type}` is not a folder name under {devices_dir}"),
+            ));
+        }
+        let dir = devices_dir.join(device_type);
+        for name in ["ROBOT.md", "DEVICE.md"] {
+            let path = dir.join(name);
+            if let Some(text) = fs.read_text(&path)? {
+                let mut profile = parse(&text);
+                profile.path = Some(path);
+                return Ok(profile);
+            }
+        }
+        Ok(RobotProfile::default())
+    }
+
+    /// The folder that holds the profile (soul_ref paths are relative to it).
+    pub fn dir(&self) -> Option<DevPath> {
+        self.path.as_ref().and_then(|p| p.parent())
+    }
+}
+
+/// Parses the front matter of a ROBOT.md text.
+pub fn parse(text: &str) -> RobotProfile {
+    let mut profile = RobotProfile::default();
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, first)) if first.trim_start_matches('\u{feff}').trim_end() == "---" => {}
+        _ => return profile,
+    }
+    let front: Vec<(usize, &str)> = lines
+        .take_while(|(_, l)| !matches!(l.trim_end(), "---" | "..."))
+        .map(|(i, l)| (i + 1, l))
+        .collect();
+    let mut i = 0;
+    while i < front.len() {
+        let (line_no, line) = front[i];
+        let indent = indent_of(line);
+        let Some((key, rest)) = split_key(line) else {
+            i += 1;
+            continue;
+        };
+        if indent != 0 {
+            i += 1;
+            continue;
+        }
+        let children = block_children(&front, i);
+        match key {
+            "gateway" if rest.starts_with('{') => {
+                if let Some(v) = flow_get(rest, "default") {
+                    profile.gateway_default = Some(Located {
+                        value: v,
+                        line: line_no,
+                    });
+                    profile.gateway_flow_form = true;
+                }
+            }
+            "gateway" => {
+                for &(n, child) in &children {
+                    if let Some(("default", v)) = split_key(child)
+                        && !v.is_empty()
+                    {
+                        profile.gateway_default = Some(Located {
+                            value: scalar(v),
+                            line: n,
+                        });
+                    }
+                }
+            }
+            "capabilities" if rest.starts_with('[') => {
+                profile.capabilities = rest
+                    .trim_matches(|c| c == '[' || c == ']')
+                    .split(',')
+                    .map(scalar)
+                    .filter(|s| !s.is_empty())
+                    .collect();
+            }
+            "capabilities" if rest.starts_with('{') => {
+                profile.capabilities = rest
+                    .trim_matches(|c| c == '{' || c == '}')
+                    .split(',')
+                    .filter_map(|kv| kv.split(':').next())
+                    .map(scalar)
+                    .filter(|s| !s.is_empty())
+                    .collect();
+            }
+            "capabilities" => {
+                let child_indent = children.first().map(|(_, l)| indent_of(l));
+                for &(_, child) in &children {
+                    if Some(indent_of(child)) != child_indent {
+                        continue;
+                    }
+                    let t = child.trim();
+                    if let Some(item) = t.strip_prefix("- ") {
+                        profile.capabilities.push(scalar(item));
+                    } else if let Some((k, _)) = split_key(child) {
+                        profile.capabilities.push(k.to_string());
+                    }
+                }
+            }
+            "soul_ref" if !rest.is_empty() => profile.soul_ref = Some(scalar(rest)),
+            _ => {}
+        }
+        i += 1 + children.len();
+    }
+    profile
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// The lines indented under the key at `at` (blank and comment lines skipped).
+fn block_children<'a>(front: &[(usize, &'a str)], at: usize) -> Vec<(usize, &'a str)> {
+    let base = indent_of(front[at].1);
+    front[at + 1..]
+        .iter()
+        .take_while(|(_, l)| {
+            l.trim().is_empty() || l.trim_start().starts_with('#') || indent_of(l) > base
+        })
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .copied()
+        .collect()
+}
+
+/// `key: rest` → (`key`, `rest` without a trailing comment).
+fn split_key(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim();
+    if t.starts_with('#') || t.starts_with('-') {
+        return None;
+    }
+    let (k, v) = t.split_once(':')?;
+    let k = k.trim().trim_matches(|c| c == '"' || c == '\'');
+    if k.is_empty() || k.contains(' ') {
+        return None;
+    }
+    Some((k, strip_comment(v.trim())))
+}
+
+fn strip_comment(v: &str) -> &str {
+    if v.starts_with('"') || v.starts_with('\'') {
+        return v;
+    }
+    match v.find(" #") {
+        Some(i) => v[..i].trim_end(),
+        None => v,
+    }
+}
+
+fn scalar(v: &str) -> String {
+    strip_comment(v.trim())
+        .trim()
+        .trim_matches(|c| c == '"' || c == '\'')
+        .trim()
+        .to_string()
+}
+
+/// `{ default: openclaw, protocol: websocket }` → the value of `key`.
+fn flow_get(flow: &str, key: &str) -> Option<String> {
+    let inner = flow.trim().trim_start_matches('{');
+    let inner = inner.split('}').next().unwrap_or("");
+    inner.split(',').find_map(|kv| {
+        let (k, v) = kv.split_once(':')?;
+        (scalar(k) == key).then(|| scalar(v))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_form() {
+        let p = parse(
+            "---\nname: Lamp\ngateway:\n  default: hermes   # brain\n  protocol: websocket\ncapabilities:\n  audio: mic and speaker\n  light:\n    - rgb\n  vision: camera\nsoul_ref: souls/lamp.md\n---\n# Lamp\n",
+        );
+        assert_eq!(
+            p.gateway_default,
+            Some(Located {
+                value: "hermes".into(),
+                line: 4
+            })
+        );
+        assert!(!p.gateway_flow_form);
+        assert_eq!(p.capabilities, vec!["audio", "light", "vision"]);
+        assert_eq!(p.soul_ref.as_deref(), Some("souls/lamp.md"));
+    }
+
+    #[test]
+    fn flow_form_is_read_and_flagged() {
+        let p = parse(
+            "---\ngateway: { default: \"PicoClaw\", protocol: websocket }\ncapabilities: [audio, motion]\n---\n",
+        );
+        assert_eq!(p.gateway_default.as_ref().unwrap().value, "PicoClaw");
+        assert!(p.gateway_flow_form);
+        assert_eq!(p.capabilities, vec!["audio", "motion"]);
+    }
+
+    #[test]
+    fn no_front_matter_is_an_empty_profile() {
+        assert_eq!(
+            parse("# Lamp\ngateway:\n  default: hermes\n"),
+            RobotProfile::default()
+        );
+    }
+}

@@ -1,0 +1,87 @@
+//! `/root/config/agent_state.json`: the runtime switch history (spec section 3.3).
+//!
+//! osctl's persona reconciler owns it. prev = the last entry; an entry is appended only when the
+//! runtime differs from the last one; the history keeps the newest 50; it is written atomically
+//! with mode 0644.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::system::fs::RootFs;
+use crate::system::path::DevPath;
+
+/// Entries kept; the oldest are dropped.
+pub const HISTORY_CAP: usize = 50;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateEntry {
+    pub runtime: String,
+    /// Unix seconds.
+    pub at: i64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentState {
+    #[serde(default)]
+    pub history: Vec<StateEntry>,
+}
+
+impl AgentState {
+    /// Reads the history; a missing file is an empty history (first boot).
+    pub fn load(fs: &RootFs, path: &DevPath) -> Result<AgentState> {
+        match fs.read_text(path)? {
+            None => Ok(AgentState::default()),
+            Some(text) if text.trim().is_empty() => Ok(AgentState::default()),
+            Some(text) => serde_json::from_str(&text).map_err(|e| {
+                Error::parse(path, Some(e.line()), Some(e.column()), e.to_string())
+                    .hint("nothing was written; fix or remove the file (it only holds the switch history)")
+            }),
+        }
+    }
+
+    /// The runtime of the last entry.
+    pub fn last(&self) -> Option<&StateEntry> {
+        self.history.last()
+    }
+
+    /// Appends `runtime` unless it is already the last entry; keeps the newest [`HISTORY_CAP`].
+    /// Returns whether anything changed.
+    pub fn record(&mut self, runtime: &str, at: i64) -> bool {
+        if self.last().is_some_and(|e| e.runtime == runtime) {
+            return false;
+        }
+        self.history.push(StateEntry {
+            runtime: runtime.to_string(),
+            at,
+        });
+        if self.history.len() > HISTORY_CAP {
+            let extra = self.history.len() - HISTORY_CAP;
+            self.history.drain(..extra);
+        }
+        true
+    }
+
+    /// The file's text as osctl writes it.
+    pub fn to_text(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn appends_only_changes_and_caps_at_fifty() {
+        let mut s = AgentState::default();
+        assert!(s.record("openclaw", 1));
+        assert!(!s.record("openclaw", 2));
+        for i in 0..60 {
+            s.record(if i % 2 == 0 { "hermes" } else { "codex" }, i);
+        }
+        assert_eq!(s.history.len(), HISTORY_CAP);
+        assert_eq!(s.last().unwrap().runtime, "codex");
+    }
+}

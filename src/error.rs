@@ -1,0 +1,157 @@
+//! Error kinds, hints and exit codes.
+//!
+//! osctl has one error type. Every error carries the exit code it maps to (README "Exit codes"),
+//! a stable machine code for `--json` (`error.code`), a message that names the file (and line) it
+//! is about, optional causes, and an optional hint that tells the operator what to do next.
+//! Rendering lives in `output.rs`; secrets are redacted there, so an error may quote a value.
+
+use std::fmt;
+use std::path::Path;
+
+/// The documented process exit codes (ARCHITECTURE.md section 4, README "Exit codes").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Success, including "nothing to do" and a dry run.
+    Success = 0,
+    /// Failed before any write: bad input, parse error, unknown or unsupported runtime/channel.
+    Failed = 1,
+    /// Usage error (clap).
+    Usage = 2,
+    /// `--check`: changes are pending.
+    Pending = 3,
+    /// Failed while applying; everything was rolled back.
+    RolledBack = 4,
+    /// Failed and the rollback is incomplete; the message names the journal.
+    RollbackIncomplete = 5,
+    /// Another osctl run holds the device lock.
+    Busy = 6,
+    /// Internal error (a bug).
+    Internal = 101,
+}
+
+impl Exit {
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+}
+
+/// Where in a file an error was found (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub file: String,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(col) = self.column {
+                write!(f, ":{col}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The one error type of osctl.
+#[derive(Debug, Clone)]
+pub struct Error {
+    pub exit: Exit,
+    /// Stable machine-readable code, e.g. `parse_error`, `unknown_runtime`, `busy`.
+    pub code: &'static str,
+    pub message: String,
+    pub location: Option<Location>,
+    pub causes: Vec<String>,
+    pub hint: Option<String>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(exit: Exit, code: &'static str, message: impl Into<String>) -> Self {
+        Error {
+            exit,
+            code,
+            message: message.into(),
+            location: None,
+            causes: Vec::new(),
+            hint: None,
+        }
+    }
+
+    /// Bad input found before anything was written (exit 1).
+    pub fn input(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Exit::Failed, code, message)
+    }
+
+    /// A bug in osctl (exit 101).
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(Exit::Internal, "internal", message)
+    }
+
+    /// A file could not be read, listed or inspected (exit 1: nothing was written yet).
+    pub fn io(action: &str, device_path: impl fmt::Display, err: &std::io::Error) -> Self {
+        Self::input("io_error", format!("cannot {action} {device_path}")).cause(err.to_string())
+    }
+
+    /// A file could not be parsed. `line`/`column` are 1-based when known.
+    pub fn parse(
+        device_path: impl fmt::Display,
+        line: Option<usize>,
+        column: Option<usize>,
+        cause: impl Into<String>,
+    ) -> Self {
+        let file = device_path.to_string();
+        Self::input("parse_error", format!("cannot parse {file}"))
+            .at(Location { file, line, column })
+            .cause(cause)
+    }
+
+    pub fn at(mut self, location: Location) -> Self {
+        self.location = Some(location);
+        self
+    }
+
+    pub fn cause(mut self, cause: impl Into<String>) -> Self {
+        self.causes.push(cause.into());
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_exit(mut self, exit: Exit) -> Self {
+        self.exit = exit;
+        self
+    }
+
+    /// Adds a hint only when none was given yet (commands add their default hint last).
+    pub fn or_hint(mut self, hint: impl Into<String>) -> Self {
+        if self.hint.is_none() {
+            self.hint = Some(hint.into());
+        }
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        for cause in &self.causes {
+            write!(f, ": {cause}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Shows a host path for messages when no device path is at hand.
+pub fn show(path: &Path) -> String {
+    path.display().to_string()
+}

@@ -1,0 +1,1 @@
+//! Format-preserving editors for the files osctl shares with people and runtimes.

@@ -1,0 +1,325 @@
+//! Secret redaction for everything osctl prints.
+//!
+//! Two nets, both applied by the [`crate::output::Printer`] to every byte it writes (stdout and
+//! stderr, human and JSON), so no command can forget them:
+//!
+//! 1. **Known values.** Whoever reads a secret (config.json credential fields, `.env` values,
+//!    header values, command-line secrets) calls [`register`]; every later occurrence of the value
+//!    is masked. This catches a secret wherever it ends up: a diff, an error message, a JSON field.
+//! 2. **Secret-looking keys.** A value that follows a key such as `api_key`, `token`, `secret`,
+//!    `password` or `Authorization` (in JSON, YAML, TOML or `.env` syntax) or the word `Bearer` is
+//!    masked even when osctl never saw it as a secret (a user's own MCP header, say).
+//!
+//! A masked value keeps a few characters so an operator can tell keys apart: `sk-…c0de` for long
+//! values, `***` for short ones.
+
+use std::borrow::Cow;
+use std::sync::Mutex;
+
+/// Values shorter than this are not masked by value (they would mangle ordinary words); the
+/// key-based net still masks them where they follow a secret-looking key.
+const MIN_REGISTERED_LEN: usize = 6;
+
+/// Fixed local tokens that the upstream project publishes in its code and docs (spec section
+/// 2.7). They authenticate loopback-only services and are shown as they are, so diffs stay
+/// readable.
+const PUBLIC_TOKENS: &[&str] = &[
+    "hermes-local-api-key",
+    "darren_pico_token",
+    "autonomous_codex_token",
+    "autonomous_claudecode_token",
+    "autonomous_opencode_token",
+];
+
+static SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Remembers a secret value so that every later output masks it.
+pub fn register(value: &str) {
+    let value = value.trim();
+    if value.chars().count() < MIN_REGISTERED_LEN || PUBLIC_TOKENS.contains(&value) {
+        return;
+    }
+    let mut secrets = SECRETS.lock().unwrap_or_else(|e| e.into_inner());
+    if !secrets.iter().any(|s| s == value) {
+        secrets.push(value.to_string());
+        // Longest first, so a secret that contains another is masked whole.
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    }
+}
+
+/// The masked form of a secret: `sk-…c0de` for values of 16 characters or more, else `***`.
+pub fn mask(value: &str) -> String {
+    let chars: Vec<char> = value.chars().collect();
+    if chars.len() >= 16 {
+        let head: String = chars[..3].iter().collect();
+        let tail: String = chars[chars.len() - 4..].iter().collect();
+        format!("{head}…{tail}")
+    } else {
+        "***".to_string()
+    }
+}
+
+/// Whether a key names a secret (`api_key`, `botToken`, `BLUEBUBBLES_PASSWORD`, `Authorization`).
+pub fn is_secret_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    // Keys that hold the *name* of a secret, a path to one, or a count, not the secret itself.
+    const NOT_SECRET: &[&str] = &[
+        "_env", "env_", "_var", "_file", "_path", "max", "_id", "count",
+    ];
+    if NOT_SECRET.iter().any(|n| k.contains(n)) && !k.ends_with("api_key") {
+        return false;
+    }
+    const SECRET: &[&str] = &[
+        "apikey",
+        "api_key",
+        "api-key",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "authorization",
+        "private_key",
+        "privatekey",
+        "access_key",
+        "credential",
+        "api_keys",
+    ];
+    SECRET.iter().any(|s| k.contains(s))
+}
+
+/// Whether a value is a reference to a secret rather than the secret (`${VAR}`, `{env:VAR}`).
+fn is_reference(value: &str) -> bool {
+    value.starts_with("${")
+        || value.starts_with("{env:")
+        || value.starts_with("__OPENCLAW_REDACTED__")
+        || value == "***"
+        || value.contains('…')
+}
+
+/// Masks every registered secret and every value of a secret-looking key in `text`.
+pub fn redact(text: &str) -> Cow<'_, str> {
+    match redact_known(text) {
+        Cow::Borrowed(t) => redact_keyed(t),
+        Cow::Owned(t) => Cow::Owned(redact_keyed(&t).into_owned()),
+    }
+}
+
+fn redact_known(text: &str) -> Cow<'_, str> {
+    let secrets = SECRETS.lock().unwrap_or_else(|e| e.into_inner());
+    let mut out: Cow<'_, str> = Cow::Borrowed(text);
+    for secret in secrets.iter() {
+        if out.contains(secret.as_str()) {
+            out = Cow::Owned(out.replace(secret.as_str(), &mask(secret)));
+        }
+    }
+    out
+}
+
+fn redact_keyed(text: &str) -> Cow<'_, str> {
+    if !text.lines().any(line_may_hold_secret) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for piece in text.split_inclusive('\n') {
+        let (line, nl) = match piece.strip_suffix('\n') {
+            Some(l) => (l, "\n"),
+            None => (piece, ""),
+        };
+        if line_may_hold_secret(line) {
+            out.push_str(&redact_line(line));
+        } else {
+            out.push_str(line);
+        }
+        out.push_str(nl);
+    }
+    Cow::Owned(out)
+}
+
+fn line_may_hold_secret(line: &str) -> bool {
+    let l = line.to_ascii_lowercase();
+    [
+        "key",
+        "token",
+        "secret",
+        "passw",
+        "authoriz",
+        "bearer",
+        "credential",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
+/// Masks the value after each secret-looking key, and the token after `Bearer `.
+fn redact_line(line: &str) -> String {
+    let bytes = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        // A key: a run of identifier characters, possibly quoted.
+        if is_key_char(bytes[i]) && (i == 0 || !is_key_char(bytes[i - 1])) {
+            let start = i;
+            while i < bytes.len() && is_key_char(bytes[i]) {
+                i += 1;
+            }
+            let key = &line[start..i];
+            out.push_str(key);
+            if key.eq_ignore_ascii_case("bearer") && bytes.get(i) == Some(&b' ') {
+                out.push(' ');
+                i += 1;
+                let vstart = i;
+                while i < bytes.len() && !is_value_end(bytes[i]) {
+                    i += 1;
+                }
+                push_masked(&mut out, &line[vstart..i]);
+                continue;
+            }
+            if !is_secret_key(key) {
+                continue;
+            }
+            // Optional closing quote of the key, spaces, then `:` or `=`.
+            let mut j = i;
+            if j < bytes.len() && (bytes[j] == b'"' || bytes[j] == b'\'') {
+                j += 1;
+            }
+            while j < bytes.len() && bytes[j] == b' ' {
+                j += 1;
+            }
+            if j >= bytes.len() || (bytes[j] != b':' && bytes[j] != b'=') {
+                continue;
+            }
+            j += 1;
+            while j < bytes.len() && bytes[j] == b' ' {
+                j += 1;
+            }
+            out.push_str(&line[i..j]);
+            i = j;
+            // The value: quoted, or bare up to a delimiter.
+            let quote = bytes.get(i).copied().filter(|&b| b == b'"' || b == b'\'');
+            if let Some(q) = quote {
+                out.push(q as char);
+                i += 1;
+                let vstart = i;
+                while i < bytes.len() && bytes[i] != q {
+                    if bytes[i] == b'\\' && i + 1 < bytes.len() {
+                        i += 1 + utf8_len(bytes[i + 1]);
+                    } else {
+                        i += 1;
+                    }
+                }
+                let i_end = i.min(bytes.len());
+                mask_value(&mut out, &line[vstart..i_end]);
+                i = i_end;
+            } else if bytes.get(i) == Some(&b'[') || bytes.get(i) == Some(&b'{') {
+                // A list or map of secrets (`api_keys: [..]`): the key-net masks each item.
+                continue;
+            } else {
+                let vstart = i;
+                while i < bytes.len() && !is_value_end(bytes[i]) {
+                    i += 1;
+                }
+                mask_value(&mut out, &line[vstart..i]);
+            }
+            continue;
+        }
+        // Copy one UTF-8 character.
+        let ch_len = utf8_len(bytes[i]);
+        out.push_str(&line[i..(i + ch_len).min(line.len())]);
+        i += ch_len;
+    }
+    out
+}
+
+fn mask_value(out: &mut String, value: &str) {
+    if let Some(rest) = value.strip_prefix("Bearer ") {
+        out.push_str("Bearer ");
+        push_masked(out, rest);
+    } else {
+        push_masked(out, value);
+    }
+}
+
+fn push_masked(out: &mut String, value: &str) {
+    out.push_str(&mask_secret_value(value));
+}
+
+/// The value of a secret-looking key as it may be shown: masked, unless it is empty, a
+/// reference (`${VAR}`), a published local token, a number or a boolean.
+pub fn mask_secret_value(value: &str) -> Cow<'_, str> {
+    let plain = value.is_empty()
+        || is_reference(value)
+        || PUBLIC_TOKENS.contains(&value)
+        || value.parse::<f64>().is_ok()
+        || matches!(value, "true" | "false" | "null" | "~");
+    if plain {
+        Cow::Borrowed(value)
+    } else {
+        Cow::Owned(mask(value))
+    }
+}
+
+fn is_key_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.'
+}
+
+fn is_value_end(b: u8) -> bool {
+    matches!(b, b' ' | b',' | b'}' | b']' | b'"' | b'\'' | b'\t' | b'#')
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_registered_values_anywhere() {
+        register("sk-live-0123456789abcdef");
+        let out = redact("error: key sk-live-0123456789abcdef rejected");
+        assert_eq!(out, "error: key sk-…cdef rejected");
+    }
+
+    #[test]
+    fn masks_values_of_secret_keys_in_every_syntax() {
+        assert_eq!(
+            redact("AUTONOMOUS_API_KEY=abc123"),
+            "AUTONOMOUS_API_KEY=***"
+        );
+        assert_eq!(redact("  \"apiKey\": \"abc\","), "  \"apiKey\": \"***\",");
+        assert_eq!(redact("bot_token = \"12:ab\""), "bot_token = \"***\"");
+        assert_eq!(redact("    token: xyzxyz"), "    token: ***");
+        assert_eq!(
+            redact("headers: {Authorization: \"Bearer abcdefghijklmnopqrstuvwxyz\"}"),
+            "headers: {Authorization: \"Bearer abc…wxyz\"}"
+        );
+        assert_eq!(redact("-H 'Bearer tok123'"), "-H 'Bearer ***'");
+    }
+
+    #[test]
+    fn leaves_references_numbers_and_names_of_secrets_alone() {
+        for line in [
+            "key_env: AUTONOMOUS_API_KEY",
+            "\"maxTokens\": 8192",
+            "apiKey: {env:LLM_API_KEY}",
+            "API_SERVER_KEY=hermes-local-api-key",
+            "env_key = \"OPENAI_API_KEY\"",
+            "telegram_user_id: 42",
+            "plain text with no secrets",
+        ] {
+            assert_eq!(redact(line), line, "{line}");
+        }
+    }
+
+    #[test]
+    fn keeps_unicode_intact() {
+        let line = "- **Name:** Ngân — token: sécrét-vàlue";
+        assert_eq!(redact(line), "- **Name:** Ngân — token: ***");
+    }
+}

@@ -1,0 +1,71 @@
+//! claudecode: the Claude Code CLI behind the os-server bridge (spec section 2.5).
+//!
+//! Bridge state in `/root/.claudecode`; the CLI's own user-level state in `/root/.claude` and
+//! `/root/.claude.json` (section 10 item 11: MCP approval only takes effect at user level).
+
+use super::{
+    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime, RuntimeId,
+    Skills, Verify, openclaw_layout,
+};
+
+pub const SPEC: Runtime = Runtime {
+    id: RuntimeId::Claudecode,
+    name: "claudecode",
+    aliases: &[],
+    brand: "Claude Code",
+    unit: "claudecode",
+    home: Loc::home(".claudecode"),
+    workspace: Loc::home(".claudecode/workspace"),
+    persona: openclaw_layout!(home, ".claudecode/workspace"),
+    skills: Skills {
+        dir: Loc::home(".claude/skills"),
+        prompt_prefix: None,
+        builtins: &[],
+        prune: PruneRule::CatalogOnly,
+    },
+    native: &[
+        NativeFile {
+            role: "env",
+            loc: Loc::home(".claudecode/.env"),
+            format: Format::DotEnv,
+            secret: true,
+        },
+        NativeFile {
+            role: "state",
+            loc: Loc::home(".claude.json"),
+            format: Format::Json,
+            secret: true,
+        },
+        NativeFile {
+            role: "settings",
+            loc: Loc::home(".claude/settings.json"),
+            format: Format::Json,
+            secret: false,
+        },
+        NativeFile {
+            role: "project-settings",
+            loc: Loc::home(".claudecode/workspace/.claude/settings.json"),
+            format: Format::Json,
+            secret: false,
+        },
+        NativeFile {
+            role: "mcp",
+            loc: Loc::home(".claudecode/workspace/.mcp.json"),
+            format: Format::Json,
+            secret: true,
+        },
+    ],
+    mcp: McpContainer {
+        file: Loc::home(".claudecode/workspace/.mcp.json"),
+        format: Format::Json,
+        path: &["mcpServers"],
+        style: McpStyle::Canonical,
+    },
+    channels: &[Channel::Telegram, Channel::Slack, Channel::Discord],
+    verify: Verify {
+        on_path: &["claude"],
+        executables: &["/usr/local/bin/os-server"],
+    },
+    install_log: Some(Loc::home(".claudecode/install.log")),
+    migrate_marker: None,
+};

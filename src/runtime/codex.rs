@@ -1,0 +1,52 @@
+//! codex: the OpenAI Codex CLI behind the os-server bridge (spec section 2.4).
+//!
+//! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
+
+use super::{
+    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime, RuntimeId,
+    Skills, Verify, openclaw_layout,
+};
+
+pub const SPEC: Runtime = Runtime {
+    id: RuntimeId::Codex,
+    name: "codex",
+    aliases: &["codex-app-server"],
+    brand: "Codex",
+    unit: "codex",
+    home: Loc::codex(""),
+    workspace: Loc::codex("workspace"),
+    persona: openclaw_layout!(codex, "workspace"),
+    skills: Skills {
+        dir: Loc::codex("skills"),
+        prompt_prefix: None,
+        builtins: &[],
+        prune: PruneRule::CatalogOnly,
+    },
+    native: &[
+        NativeFile {
+            role: "config",
+            loc: Loc::codex("config.toml"),
+            format: Format::Toml,
+            secret: false,
+        },
+        NativeFile {
+            role: "env",
+            loc: Loc::codex(".env"),
+            format: Format::DotEnv,
+            secret: true,
+        },
+    ],
+    mcp: McpContainer {
+        file: Loc::codex("config.toml"),
+        format: Format::Toml,
+        path: &["mcp_servers"],
+        style: McpStyle::CodexToml,
+    },
+    channels: &[Channel::Telegram, Channel::Slack, Channel::Discord],
+    verify: Verify {
+        on_path: &["codex"],
+        executables: &["/usr/local/bin/os-server"],
+    },
+    install_log: Some(Loc::codex("install.log")),
+    migrate_marker: Some(Loc::codex(".openclaw-migrated")),
+};

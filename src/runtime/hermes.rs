@@ -1,0 +1,67 @@
+//! hermes: NousResearch Hermes Agent (spec section 2.2).
+//!
+//! The one runtime without the openclaw persona layout: SOUL.md at its home carries the identity
+//! as an inline card, and knowledge and daily notes fold into `memories/MEMORY.md`.
+
+use super::{
+    Channel, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona, PruneRule,
+    Runtime, RuntimeId, Skills, Verify,
+};
+
+pub const SPEC: Runtime = Runtime {
+    id: RuntimeId::Hermes,
+    name: "hermes",
+    aliases: &[],
+    brand: "Hermes",
+    unit: "hermes-gateway",
+    home: Loc::home(".hermes"),
+    workspace: Loc::home(".hermes"),
+    persona: Persona {
+        soul: Loc::home(".hermes/SOUL.md"),
+        identity: None,
+        memory: Loc::home(".hermes/memories/MEMORY.md"),
+        user: Loc::home(".hermes/memories/USER.md"),
+        knowledge: None,
+        daily_dir: None,
+        format: EntryFormat::Sections,
+        wipe: &[Loc::home(".hermes/SOUL.md"), Loc::home(".hermes/memories")],
+    },
+    skills: Skills {
+        dir: Loc::home(".hermes/skills/openclaw-imports"),
+        prompt_prefix: Some("skills/openclaw-imports"),
+        builtins: &[],
+        prune: PruneRule::CatalogOnly,
+    },
+    native: &[
+        NativeFile {
+            role: "config",
+            loc: Loc::home(".hermes/config.yaml"),
+            format: Format::Yaml,
+            secret: false,
+        },
+        NativeFile {
+            role: "env",
+            loc: Loc::home(".hermes/.env"),
+            format: Format::DotEnv,
+            secret: true,
+        },
+    ],
+    mcp: McpContainer {
+        file: Loc::home(".hermes/config.yaml"),
+        format: Format::Yaml,
+        path: &["mcp_servers"],
+        style: McpStyle::DropTypeEnabled,
+    },
+    channels: &[
+        Channel::Telegram,
+        Channel::Slack,
+        Channel::Discord,
+        Channel::Imessage,
+    ],
+    verify: Verify {
+        on_path: &["hermes"],
+        executables: &[],
+    },
+    install_log: Some(Loc::home(".hermes/install.log")),
+    migrate_marker: None,
+};

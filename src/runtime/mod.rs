@@ -1,0 +1,478 @@
+//! The six agent runtimes, as data.
+//!
+//! Each runtime is one file that declares its facts ([`Runtime`]): its systemd unit, home and
+//! workspace, persona slots and the persona paths a factory reset wipes, its skills folder, its
+//! native config files and their formats, its MCP container, the channels it can run, and what
+//! its verify hook checks. [`REGISTRY`] lists them in one place; adding a seventh runtime is one
+//! new file and one line there. Paths are [`Loc`]s (an anchor plus a relative path), resolved by
+//! [`crate::device::paths::Layout`] so the device's path overrides apply to every runtime alike.
+
+mod claudecode;
+mod codex;
+mod hermes;
+mod openclaw;
+mod opencode;
+mod picoclaw;
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+
+/// The runtimes osctl manages.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum RuntimeId {
+    Openclaw,
+    Hermes,
+    Picoclaw,
+    Codex,
+    Claudecode,
+    Opencode,
+}
+
+/// Every runtime, in the upstream order (`AgentRuntimes`).
+pub const REGISTRY: [&Runtime; 6] = [
+    &openclaw::SPEC,
+    &hermes::SPEC,
+    &picoclaw::SPEC,
+    &codex::SPEC,
+    &claudecode::SPEC,
+    &opencode::SPEC,
+];
+
+impl RuntimeId {
+    pub const ALL: [RuntimeId; 6] = [
+        RuntimeId::Openclaw,
+        RuntimeId::Hermes,
+        RuntimeId::Picoclaw,
+        RuntimeId::Codex,
+        RuntimeId::Claudecode,
+        RuntimeId::Opencode,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The runtime's facts.
+    pub fn spec(self) -> &'static Runtime {
+        REGISTRY
+            .iter()
+            .find(|r| r.id == self)
+            .copied()
+            .expect("every RuntimeId is in the registry")
+    }
+
+    /// Parses a runtime name the way the device does: trimmed, case-insensitive, with the
+    /// aliases `pi` (openclaw) and `codex-app-server` (codex). `remote` is recognised and
+    /// refused: osctl does not manage it.
+    pub fn parse(name: &str) -> Result<RuntimeId> {
+        let key = name.trim().to_ascii_lowercase();
+        if let Some(r) = REGISTRY
+            .iter()
+            .find(|r| r.name == key || r.aliases.contains(&key.as_str()))
+        {
+            return Ok(r.id);
+        }
+        if key == "remote" {
+            return Err(Error::input(
+                "runtime_not_managed",
+                "the `remote` runtime is managed by the device's HTTP API, not by osctl",
+            )
+            .hint(format!("osctl manages: {}", names().join(", "))));
+        }
+        let shown = if key.is_empty() {
+            "(empty)".to_string()
+        } else {
+            format!("`{}`", name.trim())
+        };
+        Err(Error::input(
+            "unknown_runtime",
+            format!("{shown} is not a runtime osctl knows"),
+        )
+        .hint(format!("valid runtimes: {}", names().join(", "))))
+    }
+}
+
+impl fmt::Display for RuntimeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The valid runtime names, in registry order.
+pub fn names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|r| r.name).collect()
+}
+
+/// clap parser for runtime arguments: the device's name rules, the six names for completions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RuntimeParser;
+
+impl clap::builder::TypedValueParser for RuntimeParser {
+    type Value = RuntimeId;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> std::result::Result<RuntimeId, clap::Error> {
+        let text = value.to_string_lossy();
+        RuntimeId::parse(&text).map_err(|e| {
+            let msg = match &e.hint {
+                Some(h) => format!("{}\n\n{h}\n", e.message),
+                None => format!("{}\n", e.message),
+            };
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, msg).with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            REGISTRY
+                .iter()
+                .map(|r| clap::builder::PossibleValue::new(r.name)),
+        ))
+    }
+}
+
+/// Where a path is anchored on the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// `$OS_AGENT_HOME`, default `/root`.
+    AgentHome,
+    /// `$CODEX_HOME`, default `/root/.codex`.
+    CodexHome,
+    /// `config.openclaw_config_dir`, default `/root/.openclaw`.
+    OpenclawDir,
+    /// An absolute device path.
+    Root,
+}
+
+/// A device path relative to an [`Anchor`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loc {
+    pub anchor: Anchor,
+    pub rel: &'static str,
+}
+
+impl Loc {
+    pub const fn home(rel: &'static str) -> Loc {
+        Loc {
+            anchor: Anchor::AgentHome,
+            rel,
+        }
+    }
+    pub const fn codex(rel: &'static str) -> Loc {
+        Loc {
+            anchor: Anchor::CodexHome,
+            rel,
+        }
+    }
+    pub const fn openclaw(rel: &'static str) -> Loc {
+        Loc {
+            anchor: Anchor::OpenclawDir,
+            rel,
+        }
+    }
+    pub const fn abs(path: &'static str) -> Loc {
+        Loc {
+            anchor: Anchor::Root,
+            rel: path,
+        }
+    }
+}
+
+/// File formats osctl reads and edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Strict JSON (picoclaw, claudecode).
+    Json,
+    /// JSON with comments and trailing commas (opencode).
+    Jsonc,
+    /// JSON5, read by openclaw: osctl edits what JSONC can carry and refuses the rest.
+    Json5,
+    Yaml,
+    Toml,
+    DotEnv,
+    Markdown,
+}
+
+/// The messaging channels a device can have.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Channel {
+    Telegram,
+    Slack,
+    Discord,
+    Whatsapp,
+    Imessage,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Telegram => "telegram",
+            Channel::Slack => "slack",
+            Channel::Discord => "discord",
+            Channel::Whatsapp => "whatsapp",
+            Channel::Imessage => "imessage",
+        }
+    }
+}
+
+impl fmt::Display for Channel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One of a runtime's own configuration files.
+#[derive(Clone, Copy, Debug)]
+pub struct NativeFile {
+    /// What the file is for: `config`, `env`, `secrets`, `state`, `settings`, `mcp`.
+    pub role: &'static str,
+    pub loc: Loc,
+    pub format: Format,
+    /// Holds secrets: written 0600, values masked in every output.
+    pub secret: bool,
+}
+
+/// How a canonical MCP entry is written into the runtime's own file (spec section 8.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum McpStyle {
+    /// The canonical entry as it is (openclaw, claudecode).
+    Canonical,
+    /// Drop `type`, add `enabled: true` (hermes).
+    DropTypeEnabled,
+    /// Keep `type`, add `enabled: true`, and assert the global `tools.mcp.enabled` (picoclaw).
+    KeepTypeEnabled,
+    /// Drop `type`, rename `headers` to `http_headers` (codex, TOML tables).
+    CodexToml,
+    /// `{type: remote, url, headers, enabled}` / `{type: local, command: [cmd, ...args],
+    /// environment, enabled}` (opencode).
+    OpencodeLocalRemote,
+}
+
+/// Where a runtime keeps its MCP servers.
+#[derive(Clone, Copy, Debug)]
+pub struct McpContainer {
+    pub file: Loc,
+    pub format: Format,
+    /// Keys from the document root to the map of servers (`["mcp", "servers"]`).
+    pub path: &'static [&'static str],
+    pub style: McpStyle,
+}
+
+/// How a runtime's memory and user files separate entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryFormat {
+    /// One `- entry` bullet per line.
+    Bullets,
+    /// Entries joined by a line holding only `§` (hermes).
+    Sections,
+}
+
+/// Where a runtime keeps the owner's persona (spec section 5.2).
+#[derive(Clone, Copy, Debug)]
+pub struct Persona {
+    pub soul: Loc,
+    /// `None`: the identity is an inline card in SOUL.md (hermes).
+    pub identity: Option<Loc>,
+    pub memory: Loc,
+    pub user: Loc,
+    /// `None`: knowledge folds into memory (hermes).
+    pub knowledge: Option<Loc>,
+    /// Folder of daily `YYYY-MM-DD.md` files; `None`: daily folds into memory (hermes).
+    pub daily_dir: Option<Loc>,
+    pub format: EntryFormat,
+    /// The paths a factory reset wipes in this runtime's tree: files plus the memory folder,
+    /// never a workspace or home root (they also hold skills, configs and installations).
+    pub wipe: &'static [Loc],
+}
+
+/// Which skill folders a capability prune may remove (spec section 7.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PruneRule {
+    /// Remove only catalog skills the device does not support; unknown folders stay.
+    CatalogOnly,
+    /// Remove everything neither supported nor a runtime built-in (picoclaw).
+    AllButBuiltins,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Skills {
+    pub dir: Loc,
+    /// The skills path as the agent sees it in prompts (`skills`); `None`: the absolute device
+    /// path of `dir`.
+    pub prompt_prefix: Option<&'static str>,
+    /// Skills the runtime ships itself, never pruned.
+    pub builtins: &'static [&'static str],
+    pub prune: PruneRule,
+}
+
+/// What "installed and usable" means for a runtime: the checks its verify hook makes.
+#[derive(Clone, Copy, Debug)]
+pub struct Verify {
+    /// Commands that must be on `PATH` (`command -v`).
+    pub on_path: &'static [&'static str],
+    /// Device paths that must be executable.
+    pub executables: &'static [&'static str],
+}
+
+/// A runtime's facts.
+#[derive(Debug)]
+pub struct Runtime {
+    pub id: RuntimeId,
+    /// The name used in config.json, on the command line and in paths.
+    pub name: &'static str,
+    /// Other names accepted for it.
+    pub aliases: &'static [&'static str],
+    /// The product name, used when persona text is rebranded (`OpenClaw`, `Claude Code`).
+    pub brand: &'static str,
+    /// The systemd unit (without `.service`).
+    pub unit: &'static str,
+    pub home: Loc,
+    pub workspace: Loc,
+    pub persona: Persona,
+    pub skills: Skills,
+    pub native: &'static [NativeFile],
+    pub mcp: McpContainer,
+    /// Channels the runtime can run (`SupportedChannels`).
+    pub channels: &'static [Channel],
+    pub verify: Verify,
+    pub install_log: Option<Loc>,
+    /// Marker of the one-time migrate from openclaw (picoclaw, codex, opencode).
+    pub migrate_marker: Option<Loc>,
+}
+
+impl Runtime {
+    /// Whether the unit name differs from the runtime name, so a `service` file declares it.
+    pub fn declares_unit(&self) -> bool {
+        self.unit != self.name
+    }
+
+    pub fn supports(&self, channel: Channel) -> bool {
+        self.channels.contains(&channel)
+    }
+
+    /// The native file with this role.
+    pub fn native_file(&self, role: &str) -> Option<&NativeFile> {
+        self.native.iter().find(|f| f.role == role)
+    }
+}
+
+/// The per-runtime install folder (`/usr/local/lib/os-runtimes/<rt>`).
+pub fn runtime_lib_dir(id: RuntimeId) -> String {
+    format!("/usr/local/lib/os-runtimes/{id}")
+}
+
+/// The presync hook path (`/usr/local/bin/runtime-<rt>-presync`).
+pub fn presync_hook(id: RuntimeId) -> String {
+    format!("/usr/local/bin/runtime-{id}-presync")
+}
+
+/// The openclaw-layout persona slots of a workspace (openclaw, codex, claudecode, opencode).
+macro_rules! openclaw_layout {
+    ($anchor:ident, $ws:literal) => {
+        $crate::runtime::Persona {
+            soul: $crate::runtime::Loc::$anchor(concat!($ws, "/SOUL.md")),
+            identity: Some($crate::runtime::Loc::$anchor(concat!($ws, "/IDENTITY.md"))),
+            memory: $crate::runtime::Loc::$anchor(concat!($ws, "/MEMORY.md")),
+            user: $crate::runtime::Loc::$anchor(concat!($ws, "/USER.md")),
+            knowledge: Some($crate::runtime::Loc::$anchor(concat!($ws, "/KNOWLEDGE.md"))),
+            daily_dir: Some($crate::runtime::Loc::$anchor(concat!($ws, "/memory"))),
+            format: $crate::runtime::EntryFormat::Bullets,
+            wipe: &[
+                $crate::runtime::Loc::$anchor(concat!($ws, "/SOUL.md")),
+                $crate::runtime::Loc::$anchor(concat!($ws, "/IDENTITY.md")),
+                $crate::runtime::Loc::$anchor(concat!($ws, "/MEMORY.md")),
+                $crate::runtime::Loc::$anchor(concat!($ws, "/USER.md")),
+                $crate::runtime::Loc::$anchor(concat!($ws, "/KNOWLEDGE.md")),
+                $crate::runtime::Loc::$anchor(concat!($ws, "/memory")),
+            ],
+        }
+    };
+}
+pub(crate) use openclaw_layout;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_trimmed_case_insensitive_with_aliases() {
+        assert_eq!(RuntimeId::parse(" Hermes\n").unwrap(), RuntimeId::Hermes);
+        assert_eq!(RuntimeId::parse("PI").unwrap(), RuntimeId::Openclaw);
+        assert_eq!(
+            RuntimeId::parse("codex-app-server").unwrap(),
+            RuntimeId::Codex
+        );
+        assert_eq!(
+            RuntimeId::parse("remote").unwrap_err().code,
+            "runtime_not_managed"
+        );
+        assert_eq!(
+            RuntimeId::parse("nanoclaw").unwrap_err().code,
+            "unknown_runtime"
+        );
+        assert_eq!(RuntimeId::parse("").unwrap_err().code, "unknown_runtime");
+    }
+
+    #[test]
+    fn registry_is_complete_and_in_order() {
+        for (i, id) in RuntimeId::ALL.iter().enumerate() {
+            assert_eq!(REGISTRY[i].id, *id);
+            assert_eq!(id.spec().name, format!("{id:?}").to_lowercase());
+        }
+    }
+
+    #[test]
+    fn persona_wipe_lists_never_name_a_root() {
+        for rt in REGISTRY {
+            assert!(
+                !rt.persona.wipe.is_empty(),
+                "{} lists no persona paths",
+                rt.name
+            );
+            for loc in rt.persona.wipe {
+                assert_ne!(*loc, rt.home, "{} wipes its home", rt.name);
+                assert_ne!(*loc, rt.workspace, "{} wipes its workspace", rt.name);
+                assert!(
+                    !loc.rel.trim_matches('/').is_empty(),
+                    "{} wipes an anchor",
+                    rt.name
+                );
+                assert!(!loc.rel.ends_with("skills"), "{} wipes skills", rt.name);
+            }
+        }
+    }
+
+    #[test]
+    fn channel_support_matches_the_spec() {
+        use Channel::*;
+        let got: Vec<(&str, Vec<Channel>)> = REGISTRY
+            .iter()
+            .map(|r| (r.name, r.channels.to_vec()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("openclaw", vec![Telegram, Slack, Discord, Whatsapp]),
+                ("hermes", vec![Telegram, Slack, Discord, Imessage]),
+                ("picoclaw", vec![Telegram]),
+                ("codex", vec![Telegram, Slack, Discord]),
+                ("claudecode", vec![Telegram, Slack, Discord]),
+                ("opencode", vec![Telegram, Slack, Discord]),
+            ]
+        );
+    }
+}

@@ -1,0 +1,53 @@
+//! opencode: the opencode CLI behind the os-server bridge (spec section 2.6).
+//!
+//! Bridge state in `/root/.opencode`; the CLI's own state is XDG (`/root/.config/opencode`,
+//! `/root/.local/share/opencode`).
+
+use super::{
+    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime, RuntimeId,
+    Skills, Verify, openclaw_layout,
+};
+
+pub const SPEC: Runtime = Runtime {
+    id: RuntimeId::Opencode,
+    name: "opencode",
+    aliases: &[],
+    brand: "OpenCode",
+    unit: "opencode",
+    home: Loc::home(".opencode"),
+    workspace: Loc::home(".opencode/workspace"),
+    persona: openclaw_layout!(home, ".opencode/workspace"),
+    skills: Skills {
+        dir: Loc::home(".config/opencode/skills"),
+        prompt_prefix: None,
+        builtins: &[],
+        prune: PruneRule::CatalogOnly,
+    },
+    native: &[
+        NativeFile {
+            role: "config",
+            loc: Loc::home(".config/opencode/opencode.json"),
+            format: Format::Jsonc,
+            secret: false,
+        },
+        NativeFile {
+            role: "env",
+            loc: Loc::home(".opencode/.env"),
+            format: Format::DotEnv,
+            secret: true,
+        },
+    ],
+    mcp: McpContainer {
+        file: Loc::home(".config/opencode/opencode.json"),
+        format: Format::Jsonc,
+        path: &["mcp"],
+        style: McpStyle::OpencodeLocalRemote,
+    },
+    channels: &[Channel::Telegram, Channel::Slack, Channel::Discord],
+    verify: Verify {
+        on_path: &["opencode"],
+        executables: &["/usr/local/bin/os-server"],
+    },
+    install_log: Some(Loc::home(".opencode/install.log")),
+    migrate_marker: Some(Loc::home(".opencode/.openclaw-migrated")),
+};

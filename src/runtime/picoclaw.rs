@@ -1,0 +1,76 @@
+//! picoclaw: the autonomous-ai fork of PicoClaw (spec section 2.3).
+//!
+//! openclaw persona layout, except that MEMORY.md lives in `memory/` beside the daily files.
+//! Its own skills are never pruned; everything else unsupported is.
+
+use super::{
+    Channel, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona, PruneRule,
+    Runtime, RuntimeId, Skills, Verify,
+};
+
+pub const SPEC: Runtime = Runtime {
+    id: RuntimeId::Picoclaw,
+    name: "picoclaw",
+    aliases: &[],
+    brand: "PicoClaw",
+    unit: "picoclaw",
+    home: Loc::home(".picoclaw"),
+    workspace: Loc::home(".picoclaw/workspace"),
+    persona: Persona {
+        soul: Loc::home(".picoclaw/workspace/SOUL.md"),
+        identity: Some(Loc::home(".picoclaw/workspace/IDENTITY.md")),
+        memory: Loc::home(".picoclaw/workspace/memory/MEMORY.md"),
+        user: Loc::home(".picoclaw/workspace/USER.md"),
+        knowledge: Some(Loc::home(".picoclaw/workspace/KNOWLEDGE.md")),
+        daily_dir: Some(Loc::home(".picoclaw/workspace/memory")),
+        format: EntryFormat::Bullets,
+        wipe: &[
+            Loc::home(".picoclaw/workspace/SOUL.md"),
+            Loc::home(".picoclaw/workspace/IDENTITY.md"),
+            Loc::home(".picoclaw/workspace/USER.md"),
+            Loc::home(".picoclaw/workspace/KNOWLEDGE.md"),
+            Loc::home(".picoclaw/workspace/memory"),
+        ],
+    },
+    skills: Skills {
+        dir: Loc::home(".picoclaw/workspace/skills"),
+        prompt_prefix: Some("skills"),
+        builtins: &[
+            "agent-browser",
+            "github",
+            "hardware",
+            "skill-creator",
+            "summarize",
+            "tmux",
+            "weather",
+        ],
+        prune: PruneRule::AllButBuiltins,
+    },
+    native: &[
+        NativeFile {
+            role: "config",
+            loc: Loc::home(".picoclaw/config.json"),
+            format: Format::Json,
+            secret: false,
+        },
+        NativeFile {
+            role: "secrets",
+            loc: Loc::home(".picoclaw/.security.yml"),
+            format: Format::Yaml,
+            secret: true,
+        },
+    ],
+    mcp: McpContainer {
+        file: Loc::home(".picoclaw/config.json"),
+        format: Format::Json,
+        path: &["tools", "mcp", "servers"],
+        style: McpStyle::KeepTypeEnabled,
+    },
+    channels: &[Channel::Telegram],
+    verify: Verify {
+        on_path: &["picoclaw"],
+        executables: &[],
+    },
+    install_log: Some(Loc::home(".picoclaw/install.log")),
+    migrate_marker: Some(Loc::home(".picoclaw/.openclaw-migrated")),
+};

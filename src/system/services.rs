@@ -1,0 +1,134 @@
+//! The one boundary that talks to systemd, by calling `systemctl`.
+//!
+//! On the live device (`--root /`) actions run. With any other root (an offline image, a fixture
+//! tree) there is no systemd to talk to: actions are planned and printed, never executed, and
+//! unit states are unknown. `OSCTL_SYSTEMCTL` names another `systemctl` (a test double); setting
+//! it also lets actions run under a non-`/` root, which is how the fast switch tests drive a fake.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use crate::error::{Error, Exit, Result};
+use crate::plan::ServiceAction;
+use crate::system::process::{self, Run};
+
+/// How long one `systemctl` call may take (a `disable --now` waits for the unit to stop).
+const SYSTEMCTL_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Whether osctl can reach a systemd.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Services {
+    /// Calls this `systemctl`.
+    Live { systemctl: String },
+    /// No systemd: actions are printed, not run.
+    Offline,
+}
+
+/// What happened to one action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ran {
+    Done,
+    /// Not run, because there is no systemd under this root.
+    SkippedOffline,
+}
+
+/// The state of one unit as systemd reports it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct UnitState {
+    pub unit: String,
+    /// `loaded`, `not-found`, …
+    pub load: String,
+    /// `active`, `inactive`, `failed`, `activating`, …
+    pub active: String,
+    pub sub: String,
+    /// `enabled`, `disabled`, `static`, …
+    pub file: String,
+    pub restarts: u64,
+}
+
+impl Services {
+    /// Live on the device or with `OSCTL_SYSTEMCTL`; offline otherwise.
+    pub fn new(live_root: bool, systemctl_override: Option<String>) -> Services {
+        match systemctl_override {
+            Some(s) if !s.is_empty() => Services::Live { systemctl: s },
+            _ if live_root => Services::Live {
+                systemctl: "systemctl".into(),
+            },
+            _ => Services::Offline,
+        }
+    }
+
+    pub fn is_offline(&self) -> bool {
+        matches!(self, Services::Offline)
+    }
+
+    /// Runs `systemctl ARGS`; `None` when offline.
+    pub fn systemctl(&self, args: &[String]) -> Result<Option<process::Output>> {
+        let Services::Live { systemctl } = self else {
+            return Ok(None);
+        };
+        let mut argv = vec![systemctl.clone()];
+        argv.extend(args.iter().cloned());
+        process::run(&Run::new(&argv, SYSTEMCTL_TIMEOUT)).map(Some)
+    }
+
+    /// Carries out one action; a non-zero exit is an error naming the command and its output.
+    pub fn run(&self, action: &ServiceAction) -> Result<Ran> {
+        let args = action.systemctl_args();
+        match self.systemctl(&args)? {
+            None => Ok(Ran::SkippedOffline),
+            Some(out) if out.success() => Ok(Ran::Done),
+            Some(out) => Err(Error::new(
+                Exit::RolledBack,
+                "service_action_failed",
+                format!("{} failed ({})", action.describe(), out.describe()),
+            )
+            .cause(out.stderr_text().trim().to_string())),
+        }
+    }
+
+    /// Unit states, one per unit, in order; `None` when offline.
+    pub fn show(&self, units: &[String]) -> Result<Option<Vec<UnitState>>> {
+        if units.is_empty() {
+            return Ok(Some(Vec::new()));
+        }
+        let mut args = vec![
+            "show".to_string(),
+            "--property=Id,LoadState,ActiveState,SubState,UnitFileState,NRestarts".to_string(),
+        ];
+        args.extend(units.iter().map(|u| unit_file_name(u)));
+        let Some(out) = self.systemctl(&args)? else {
+            return Ok(None);
+        };
+        if !out.success() {
+            return Err(Error::input(
+                "systemd_unreachable",
+                format!("systemctl show failed ({})", out.describe()),
+            )
+            .cause(out.stderr_text().trim().to_string()));
+        }
+        let text = out.stdout_text();
+        let mut states = Vec::new();
+        for (block, unit) in text.split("\n\n").zip(units) {
+            let props: BTreeMap<&str, &str> =
+                block.lines().filter_map(|l| l.split_once('=')).collect();
+            states.push(UnitState {
+                unit: unit_file_name(unit),
+                load: props.get("LoadState").unwrap_or(&"").to_string(),
+                active: props.get("ActiveState").unwrap_or(&"").to_string(),
+                sub: props.get("SubState").unwrap_or(&"").to_string(),
+                file: props.get("UnitFileState").unwrap_or(&"").to_string(),
+                restarts: props
+                    .get("NRestarts")
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0),
+            });
+        }
+        Ok(Some(states))
+    }
+}
+
+/// `hermes-gateway` → `hermes-gateway.service`.
+pub fn unit_file_name(unit: &str) -> String {
+    format!("{}.service", unit.trim_end_matches(".service"))
+}
