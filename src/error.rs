@@ -56,9 +56,14 @@ impl fmt::Display for Location {
     }
 }
 
-/// The one error type of osctl.
+/// The one error type of osctl. Boxed, so a `Result` stays one word wide; fields are reached
+/// through `Deref` (`err.code`, `err.hint`).
 #[derive(Debug, Clone)]
-pub struct Error {
+pub struct Error(Box<Details>);
+
+/// What an [`Error`] carries.
+#[derive(Debug, Clone)]
+pub struct Details {
     pub exit: Exit,
     /// Stable machine-readable code, e.g. `parse_error`, `unknown_runtime`, `busy`.
     pub code: &'static str,
@@ -68,18 +73,31 @@ pub struct Error {
     pub hint: Option<String>,
 }
 
+impl std::ops::Deref for Error {
+    type Target = Details;
+    fn deref(&self) -> &Details {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut Details {
+        &mut self.0
+    }
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(exit: Exit, code: &'static str, message: impl Into<String>) -> Self {
-        Error {
+        Error(Box::new(Details {
             exit,
             code,
             message: message.into(),
             location: None,
             causes: Vec::new(),
             hint: None,
-        }
+        }))
     }
 
     /// Bad input found before anything was written (exit 1).
@@ -108,6 +126,16 @@ impl Error {
         Self::input("parse_error", format!("cannot parse {file}"))
             .at(Location { file, line, column })
             .cause(cause)
+    }
+
+    /// A serde_json error about a file, with its line and column (not repeated in the cause).
+    pub fn json(device_path: impl fmt::Display, err: &serde_json::Error) -> Self {
+        let text = err.to_string();
+        let cause = match text.rfind(" at line ") {
+            Some(i) => text[..i].to_string(),
+            None => text,
+        };
+        Self::parse(device_path, Some(err.line()), Some(err.column()), cause)
     }
 
     pub fn at(mut self, location: Location) -> Self {

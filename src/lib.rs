@@ -1,10 +1,74 @@
-//! osctl: operator toolkit for a device OS that runs one of six swappable AI-agent runtimes.
+//! osctl: operator toolkit for a device OS that runs one of six swappable AI-agent runtimes
+//! (openclaw, hermes, picoclaw, codex, claudecode, opencode) under systemd.
+//!
+//! Every command follows one data flow:
+//!
+//! ```text
+//! argv --clap--> Cli --resolve--> Ctx (root, flags, device env: read once, here)
+//! Ctx + device files (read through system::fs::RootFs) --plan (pure)--> Plan
+//! Plan --render--> unified diff / JSON on stdout      (--dry-run, --check: nothing written)
+//! Plan --apply---> journal, atomic durable writes, service actions; roll back on failure
+//! ```
+//!
+//! - [`cli`]: the command line (clap types only).
+//! - [`commands`]: one thin file per subcommand.
+//! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
+//! - [`runtime`]: the six runtimes as data.
+//! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
+//! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
+//! - [`system`]: the only door to the outside (rooted files, systemd, processes).
+//! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
+
 pub mod apply;
+pub mod cli;
+pub mod commands;
 pub mod device;
 pub mod error;
+pub mod fault;
 pub mod format;
 pub mod output;
 pub mod plan;
 pub mod redact;
 pub mod runtime;
 pub mod system;
+
+use std::ffi::OsString;
+
+use clap::Parser;
+
+use cli::Cli;
+use commands::Ctx;
+use output::Printer;
+
+/// Runs osctl with these arguments and returns the process exit code.
+pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Option<String>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    fault::at_start();
+    let g = &cli.global;
+    let out = Printer::new(
+        g.json,
+        g.quiet,
+        g.verbose,
+        g.color,
+        env("NO_COLOR").is_some_and(|v| !v.is_empty()),
+    );
+    let name = commands::name(&cli.command);
+    let result = if commands::needs_device(&cli.command) {
+        Ctx::new(g, out.clone(), env).and_then(|ctx| commands::dispatch(&cli, &ctx))
+    } else {
+        commands::dispatch_without_device(&cli)
+    };
+    match result {
+        Ok(exit) => exit.code(),
+        Err(err) => {
+            out.error(name, &err);
+            err.exit.code()
+        }
+    }
+}

@@ -174,7 +174,12 @@ impl Journal {
         let n = self.manifest.entries.len();
         let meta = match std::fs::symlink_metadata(&host) {
             Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
                 self.push(path.to_string(), Original::Absent { dir: false }, None);
                 if let Some(last) = self.manifest.entries.last_mut() {
                     last.follow = touch.follow;
@@ -301,6 +306,7 @@ fn restore(fs: &RootFs, dir: &Path, dev_dir: &DevPath, manifest: &Manifest) -> R
 
 /// Puts one original back. Returns whether anything changed.
 fn restore_entry(fs: &RootFs, dir: &Path, path: &DevPath, entry: &Entry) -> std::io::Result<bool> {
+    crate::fault::before_restore()?;
     let host = if entry.follow {
         fs.host(path)
     } else {
@@ -445,7 +451,7 @@ fn read_manifest(fs: &RootFs, dev_dir: &DevPath) -> Result<Manifest> {
     let path = dev_dir.join(MANIFEST);
     match fs.read_text(&path)? {
         Some(text) => serde_json::from_str(&text).map_err(|e| {
-            Error::parse(&path, Some(e.line()), Some(e.column()), e.to_string()).hint(format!(
+            Error::json(&path, &e).hint(format!(
                 "the journal {dev_dir} is damaged; inspect it, then remove it by hand"
             ))
         }),

@@ -1,6 +1,460 @@
-//! Carrying out a plan: the device lock, the journal of originals, atomic durable writes,
-//! service actions and commands, rollback on failure.
+//! Carrying out a plan: the journal of originals, atomic durable writes, service actions and
+//! commands in plan order, and rollback on failure.
+//!
+//! The caller holds the device lock ([`lock::DeviceLock`]) from before it planned until this
+//! returns. Each file change is re-checked against the state it expects to replace right before
+//! it is written; a runtime that rewrote its own file in between stops the run (everything is
+//! rolled back) instead of being overwritten blindly.
 
 pub mod atomic;
 pub mod journal;
 pub mod lock;
+
+use std::os::unix::fs::PermissionsExt;
+use std::time::Duration;
+
+use crate::error::{Error, Exit, Result};
+use crate::output::Printer;
+use crate::plan::{CommandAction, FileChange, FileState, Plan, Step};
+use crate::system::fs::{Kind, RootFs};
+use crate::system::path::DevPath;
+use crate::system::process::{self, Run};
+use crate::system::services::{Ran, Services};
+
+use journal::{Journal, Touch};
+
+/// What an apply did.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Applied {
+    pub files: usize,
+    pub service_actions: usize,
+    pub commands: usize,
+    /// Actions not run because there is no systemd under this root.
+    pub skipped_offline: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Where and how a plan is applied.
+pub struct Target<'a> {
+    pub fs: &'a RootFs,
+    pub services: &'a Services,
+    pub out: &'a Printer,
+    /// The command line, recorded in the journal.
+    pub command: &'a str,
+}
+
+/// Applies `plan` step by step. On failure every file is restored from the journal and the error
+/// says so (exit 4), or names the journal when the restore itself failed (exit 5).
+pub fn apply(target: &Target<'_>, plan: &Plan) -> Result<Applied> {
+    let touches: Vec<Touch> = plan
+        .file_changes()
+        .map(|c| Touch {
+            path: c.path.clone(),
+            follow: !matches!(c.after, FileState::Absent),
+            removes_tree: matches!(c.before, FileState::Tree { .. }),
+        })
+        .collect();
+    let journal = if touches.is_empty() {
+        None
+    } else {
+        Some(Journal::begin(target.fs, target.command, &touches)?)
+    };
+    let mut applied = Applied::default();
+    for step in &plan.steps {
+        let result = match step {
+            Step::File(change) => {
+                target
+                    .out
+                    .detail(&format!("{} {}", change.kind().as_str(), change.path));
+                apply_file(target.fs, journal.as_ref(), change).map(|_| applied.files += 1)
+            }
+            Step::Service(action) => match target.services.run(action) {
+                Ok(Ran::Done) => {
+                    target.out.detail(&action.describe());
+                    applied.service_actions += 1;
+                    Ok(())
+                }
+                Ok(Ran::SkippedOffline) => {
+                    applied.skipped_offline.push(action.describe());
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            Step::Command(cmd) => run_command(target, cmd, &mut applied),
+        };
+        if let Err(err) = result {
+            return Err(roll_back(target.fs, journal, err));
+        }
+    }
+    if let Some(j) = journal {
+        j.commit()?;
+    }
+    Ok(applied)
+}
+
+fn roll_back(fs: &RootFs, journal: Option<Journal>, err: Error) -> Error {
+    let Some(journal) = journal else {
+        return err.with_exit(Exit::RolledBack);
+    };
+    let dev_dir = journal.dev_dir().clone();
+    match journal.rollback(fs) {
+        Ok(_) => {
+            let mut e = err.with_exit(Exit::RolledBack);
+            e.causes
+                .push("every file osctl had changed was restored".into());
+            e
+        }
+        Err(rollback_err) => {
+            let mut e = err.with_exit(Exit::RollbackIncomplete);
+            e.code = "rollback_incomplete";
+            e.causes.extend(rollback_err.causes.iter().cloned());
+            e.hint = Some(format!(
+                "the originals are kept in {dev_dir}; the next osctl run that changes the device restores them"
+            ));
+            e
+        }
+    }
+}
+
+fn run_command(target: &Target<'_>, cmd: &CommandAction, applied: &mut Applied) -> Result<()> {
+    if !target.fs.is_live() {
+        applied
+            .skipped_offline
+            .push(format!("run {} ({})", cmd.argv.join(" "), cmd.label));
+        return Ok(());
+    }
+    let mut spec = Run::new(&cmd.argv, Duration::from_secs(cmd.timeout_secs));
+    spec.env = &cmd.env;
+    spec.clean_env = true;
+    let out = process::run(&spec)?;
+    applied.commands += 1;
+    if out.success() {
+        return Ok(());
+    }
+    let message = format!("{} failed ({})", cmd.label, out.describe());
+    if cmd.optional {
+        target.out.warn(&message);
+        applied.warnings.push(message);
+        return Ok(());
+    }
+    Err(Error::new(Exit::RolledBack, "command_failed", message)
+        .cause(out.stderr_text().trim().to_string()))
+}
+
+/// What is at `path` now, for the re-check (following a final link for writes).
+fn observe(fs: &RootFs, path: &DevPath, follow: bool) -> Result<Option<(Kind, Option<Vec<u8>>)>> {
+    let meta = if follow {
+        fs.stat(path)?
+    } else {
+        fs.lstat(path)?
+    };
+    Ok(match meta {
+        None => None,
+        Some(m) if m.kind == Kind::File => Some((Kind::File, fs.read(path)?)),
+        Some(m) => Some((m.kind, None)),
+    })
+}
+
+fn expected_matches(before: &FileState, now: &Option<(Kind, Option<Vec<u8>>)>) -> bool {
+    match (before, now) {
+        (FileState::Absent, None) => true,
+        (FileState::File { content, .. }, Some((Kind::File, Some(bytes)))) => content == bytes,
+        (FileState::Dir { .. } | FileState::Tree { .. }, Some((Kind::Dir, _))) => true,
+        (FileState::Symlink { .. }, Some((Kind::Symlink, _))) => true,
+        _ => false,
+    }
+}
+
+fn apply_file(fs: &RootFs, journal: Option<&Journal>, change: &FileChange) -> Result<()> {
+    let path = &change.path;
+    let removing = matches!(change.after, FileState::Absent);
+    let now = observe(fs, path, !removing)?;
+    if !expected_matches(&change.before, &now) {
+        return Err(Error::new(
+            Exit::RolledBack,
+            "changed_underfoot",
+            format!("{path} changed while osctl was working on it"),
+        )
+        .hint("something else wrote the file after osctl read it; run the command again"));
+    }
+    let io =
+        |action: &str, e: std::io::Error| Error::io(action, path, &e).with_exit(Exit::RolledBack);
+    crate::fault::before_write().map_err(|e| io("write", e))?;
+    match &change.after {
+        FileState::File { content, mode } => {
+            let host = fs.host(path)?;
+            ensure_parents(fs, path)?;
+            let same_bytes =
+                matches!(&change.before, FileState::File { content: c, .. } if c == content);
+            if same_bytes {
+                atomic::chmod(&host, *mode).map_err(|e| io("change the mode of", e))
+            } else {
+                atomic::write_file(&host, content, *mode).map_err(|e| io("write", e))
+            }
+        }
+        FileState::Dir { mode } => {
+            ensure_parents(fs, path)?;
+            atomic::mkdir(&fs.host(path)?, *mode).map_err(|e| io("create", e))
+        }
+        FileState::Absent => {
+            let host = fs.host_nofollow(path)?;
+            match &change.before {
+                FileState::Tree { .. } => match journal {
+                    Some(j) => j.take_tree(fs, path),
+                    None => Err(Error::internal("a folder removal needs a journal")),
+                },
+                FileState::Dir { .. } => {
+                    atomic::remove_empty_dir(&host).map_err(|e| io("remove", e))
+                }
+                _ => atomic::remove_file(&host).map_err(|e| io("remove", e)),
+            }
+        }
+        FileState::Symlink { .. } | FileState::Tree { .. } => Err(Error::internal(format!(
+            "a plan cannot create {path} as a link or a whole tree"
+        ))),
+    }
+}
+
+/// Creates the missing folders above `path` (mode 0755), each durable.
+fn ensure_parents(fs: &RootFs, path: &DevPath) -> Result<()> {
+    let mut missing = Vec::new();
+    let mut up = path.parent();
+    while let Some(p) = up {
+        if p.is_root() || fs.stat(&p)?.is_some() {
+            break;
+        }
+        missing.push(p.clone());
+        up = p.parent();
+    }
+    for dir in missing.into_iter().rev() {
+        let host = fs.host(&dir)?;
+        atomic::mkdir(&host, 0o755)
+            .map_err(|e| Error::io("create", &dir, &e).with_exit(Exit::RolledBack))?;
+    }
+    Ok(())
+}
+
+/// The current state of `path` as a planner's `before` (following a final link).
+pub fn current(fs: &RootFs, path: &DevPath) -> Result<FileState> {
+    let Some(meta) = fs.stat(path)? else {
+        return Ok(FileState::Absent);
+    };
+    Ok(match meta.kind {
+        Kind::File => FileState::File {
+            content: fs.read(path)?.unwrap_or_default(),
+            mode: meta.mode,
+        },
+        Kind::Dir => FileState::Dir { mode: meta.mode },
+        _ => FileState::File {
+            content: Vec::new(),
+            mode: meta.mode,
+        },
+    })
+}
+
+/// The current state of `path` for a removal: a link stays a link, a folder is counted whole.
+pub fn current_for_removal(fs: &RootFs, path: &DevPath) -> Result<FileState> {
+    let Some(meta) = fs.lstat(path)? else {
+        return Ok(FileState::Absent);
+    };
+    Ok(match meta.kind {
+        Kind::Symlink => {
+            let host = fs.host_nofollow(path)?;
+            let target =
+                std::fs::read_link(&host).map_err(|e| Error::io("read the link", path, &e))?;
+            FileState::Symlink {
+                target: target.to_string_lossy().into_owned(),
+            }
+        }
+        Kind::Dir => {
+            let host = fs.host_nofollow(path)?;
+            let (mut files, mut bytes) = (0u64, 0u64);
+            for entry in walkdir::WalkDir::new(&host).follow_links(false) {
+                let entry = entry.map_err(|e| {
+                    Error::input("io_error", format!("cannot walk {path}")).cause(e.to_string())
+                })?;
+                if !entry.file_type().is_dir() {
+                    files += 1;
+                    bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
+                }
+            }
+            FileState::Tree { files, bytes }
+        }
+        _ => FileState::File {
+            content: fs.read(path)?.unwrap_or_default(),
+            mode: meta.mode,
+        },
+    })
+}
+
+/// Permission bits of a host file (0 when it cannot be read).
+pub fn mode_of(host: &std::path::Path) -> u32 {
+    std::fs::metadata(host)
+        .map(|m| m.permissions().mode() & 0o7777)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::ColorChoice;
+    use crate::plan::FileChange;
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    /// Every file and folder under `root` (journal and lock excluded) with content and mode.
+    fn snapshot(root: &Path) -> BTreeMap<String, (Option<Vec<u8>>, u32)> {
+        walkdir::WalkDir::new(root)
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| !e.path().starts_with(root.join("var")))
+            .map(|e| {
+                let rel = e.path().strip_prefix(root).unwrap().display().to_string();
+                let content = e
+                    .file_type()
+                    .is_file()
+                    .then(|| std::fs::read(e.path()).unwrap());
+                (rel, (content, mode_of(e.path())))
+            })
+            .collect()
+    }
+
+    fn target<'a>(fs: &'a RootFs, services: &'a Services, out: &'a Printer) -> Target<'a> {
+        Target {
+            fs,
+            services,
+            out,
+            command: "test",
+        }
+    }
+
+    fn setup() -> (tempfile::TempDir, RootFs, Services, Printer) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("etc")).unwrap();
+        std::fs::write(dir.path().join("etc/a.conf"), "a=1\n").unwrap();
+        let fs = RootFs::new(dir.path()).unwrap();
+        let out = Printer::new(false, true, 0, ColorChoice::Never, true);
+        (dir, fs, Services::Offline, out)
+    }
+
+    fn write(fs: &RootFs, path: &str, content: &str, mode: u32) -> FileChange {
+        let p = DevPath::new(path);
+        FileChange::write(
+            p.clone(),
+            current(fs, &p).unwrap(),
+            content.as_bytes().to_vec(),
+            mode,
+            "test",
+        )
+    }
+
+    #[test]
+    fn applies_creates_parents_and_leaves_no_journal() {
+        let (dir, fs, services, out) = setup();
+        let mut plan = Plan::new();
+        plan.file(write(&fs, "/etc/a.conf", "a=2\n", 0o644));
+        plan.file(write(&fs, "/root/.hermes/.env", "K=v\n", 0o600));
+        apply(&target(&fs, &services, &out), &plan).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("etc/a.conf")).unwrap(),
+            "a=2\n"
+        );
+        assert_eq!(mode_of(&dir.path().join("root/.hermes/.env")), 0o600);
+        assert!(journal::pending(&fs).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_failure_restores_every_earlier_change() {
+        let (dir, fs, services, out) = setup();
+        let before = snapshot(dir.path());
+        let mut plan = Plan::new();
+        plan.file(write(&fs, "/etc/a.conf", "a=2\n", 0o600));
+        plan.file(write(&fs, "/root/new/deep/file", "x", 0o644));
+        // A path under a regular file cannot be created: the third step fails.
+        plan.file(write(&fs, "/etc/a.conf.d/x", "x", 0o644));
+        std::fs::write(dir.path().join("etc/a.conf.d"), "not a folder").unwrap();
+        let before_with_blocker = snapshot(dir.path());
+        let err = apply(&target(&fs, &services, &out), &plan).unwrap_err();
+        assert_eq!(err.exit, Exit::RolledBack, "{err:?}");
+        assert_eq!(snapshot(dir.path()), before_with_blocker);
+        assert!(journal::pending(&fs).unwrap().is_empty());
+        assert_ne!(before, before_with_blocker);
+    }
+
+    #[test]
+    fn a_file_changed_after_planning_stops_the_run() {
+        let (dir, fs, services, out) = setup();
+        let mut plan = Plan::new();
+        plan.file(write(&fs, "/root/x", "new", 0o644));
+        plan.file(write(&fs, "/etc/a.conf", "a=2\n", 0o644));
+        std::fs::write(dir.path().join("etc/a.conf"), "a=someone else\n").unwrap();
+        let err = apply(&target(&fs, &services, &out), &plan).unwrap_err();
+        assert_eq!(err.code, "changed_underfoot");
+        assert!(!dir.path().join("root/x").exists());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("etc/a.conf")).unwrap(),
+            "a=someone else\n"
+        );
+    }
+
+    #[test]
+    fn an_interrupted_run_is_restored_from_its_journal() {
+        let (dir, fs, _services, _out) = setup();
+        std::fs::create_dir_all(dir.path().join("root/ws/memory")).unwrap();
+        std::fs::write(dir.path().join("root/ws/memory/2026-01-01.md"), "- day\n").unwrap();
+        let before = snapshot(dir.path());
+        let mut plan = Plan::new();
+        plan.file(write(&fs, "/etc/a.conf", "a=2\n", 0o600));
+        plan.file(write(&fs, "/root/new/file", "x", 0o644));
+        let tree = DevPath::new("/root/ws/memory");
+        plan.file(FileChange::new(
+            tree.clone(),
+            current_for_removal(&fs, &tree).unwrap(),
+            FileState::Absent,
+            "wipe",
+        ));
+        let touches: Vec<Touch> = plan
+            .file_changes()
+            .map(|c| Touch {
+                path: c.path.clone(),
+                follow: !matches!(c.after, FileState::Absent),
+                removes_tree: matches!(c.before, FileState::Tree { .. }),
+            })
+            .collect();
+        // Run every step, then "crash": the journal is never committed.
+        let j = Journal::begin(&fs, "osctl test", &touches).unwrap();
+        for c in plan.file_changes() {
+            apply_file(&fs, Some(&j), c).unwrap();
+        }
+        drop(j);
+        assert!(!dir.path().join("root/ws/memory").exists());
+        let pending = journal::pending(&fs).unwrap();
+        assert_eq!(pending.len(), 1);
+        assert_eq!(pending[0].command, "osctl test");
+        let recovered = journal::recover_all(&fs).unwrap();
+        assert_eq!(recovered.len(), 1);
+        assert_eq!(snapshot(dir.path()), before);
+        assert!(journal::pending(&fs).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_symlink_is_removed_as_a_link_and_its_target_survives() {
+        let (dir, fs, services, out) = setup();
+        std::fs::create_dir_all(dir.path().join("root/ws")).unwrap();
+        std::os::unix::fs::symlink("/etc/a.conf", dir.path().join("root/ws/SOUL.md")).unwrap();
+        let p = DevPath::new("/root/ws/SOUL.md");
+        let mut plan = Plan::new();
+        plan.file(FileChange::new(
+            p.clone(),
+            current_for_removal(&fs, &p).unwrap(),
+            FileState::Absent,
+            "wipe",
+        ));
+        apply(&target(&fs, &services, &out), &plan).unwrap();
+        assert!(std::fs::symlink_metadata(dir.path().join("root/ws/SOUL.md")).is_err());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("etc/a.conf")).unwrap(),
+            "a=1\n"
+        );
+    }
+}

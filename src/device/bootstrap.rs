@@ -20,7 +20,7 @@ impl Bootstrap {
             return Ok(None);
         };
         let value: Value = serde_json::from_str(&text).map_err(|e| {
-            Error::parse(path, Some(e.line()), Some(e.column()), e.to_string())
+            Error::json(path, &e)
                 .hint("nothing was written; bootstrap.json belongs to the OTA worker: fix it there")
         })?;
         let Value::Object(fields) = value else {

@@ -103,7 +103,7 @@ impl DeviceConfig {
     /// Parses config.json text: it must be one JSON object.
     pub fn parse(path: DevPath, text: String) -> Result<DeviceConfig> {
         let value: Value = serde_json::from_str(&text).map_err(|e| {
-            Error::parse(&path, Some(e.line()), Some(e.column()), e.to_string())
+            Error::json(&path, &e)
                 .hint("nothing was written; fix the file (it is JSON) and run again")
         })?;
         let Value::Object(fields) = value else {
@@ -164,12 +164,16 @@ impl DeviceConfig {
             return Ok(None);
         }
         RuntimeId::parse(raw).map(Some).map_err(|e| {
-            let hint = e.hint.clone().unwrap_or_default();
-            Error::input(e.code, format!("{}: agent_runtime {}", self.path, e.message))
+            let why = if e.code == "runtime_not_managed" {
+                "names the remote runtime, which the device's HTTP API manages, not osctl"
+            } else {
+                "is not a runtime osctl knows"
+            };
+            Error::input(e.code, format!("{}: agent_runtime \"{raw}\" {why}", self.path))
                 .at(self.location_of("agent_runtime"))
                 .hint(format!(
-                    "{hint}; nothing was written. Fix agent_runtime in {} or run `osctl switch <runtime>`",
-                    self.path
+                    "nothing was written; set agent_runtime to one of {} (or run `osctl switch <runtime>`)",
+                    crate::runtime::names().join(", ")
                 ))
         })
     }
@@ -252,7 +256,7 @@ mod tests {
     fn parse_errors_name_line_and_column() {
         let err = cfg("{\n  \"a\": 1,\n  \"b\": ,\n}").unwrap_err();
         assert_eq!(err.code, "parse_error");
-        let loc = err.location.unwrap();
+        let loc = err.location.clone().unwrap();
         assert_eq!((loc.line, loc.column), (Some(3), Some(8)));
     }
 
@@ -261,7 +265,7 @@ mod tests {
         let c = cfg("{\n \"httpPort\": 5000,\n \"agent_runtime\": \"nanoclaw\"\n}").unwrap();
         let err = c.agent_runtime().unwrap_err();
         assert_eq!(err.code, "unknown_runtime");
-        assert_eq!(err.location.unwrap().line, Some(3));
+        assert_eq!(err.location.clone().unwrap().line, Some(3));
         let c = cfg("{\"agent_runtime\": \" Remote \"}").unwrap();
         assert_eq!(c.agent_runtime().unwrap_err().code, "runtime_not_managed");
     }

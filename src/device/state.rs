@@ -33,7 +33,7 @@ impl AgentState {
             None => Ok(AgentState::default()),
             Some(text) if text.trim().is_empty() => Ok(AgentState::default()),
             Some(text) => serde_json::from_str(&text).map_err(|e| {
-                Error::parse(path, Some(e.line()), Some(e.column()), e.to_string())
+                Error::json(path, &e)
                     .hint("nothing was written; fix or remove the file (it only holds the switch history)")
             }),
         }

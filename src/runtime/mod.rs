@@ -14,6 +14,9 @@ mod openclaw;
 mod opencode;
 mod picoclaw;
 
+pub mod install;
+pub mod native;
+
 use std::fmt;
 
 use crate::error::{Error, Result};

@@ -315,6 +315,6 @@ mod tests {
         let (_dir, fs) = tree();
         std::fs::write(fs.root().join("x.md"), b"ok\nfine\n\xff\n").unwrap();
         let err = fs.read_text(&DevPath::new("/x.md")).unwrap_err();
-        assert_eq!(err.location.unwrap().line, Some(3));
+        assert_eq!(err.location.clone().unwrap().line, Some(3));
     }
 }

@@ -1,0 +1,109 @@
+//! The command line, as clap types. Doc comments here are the help text (and the man page).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::output::ColorChoice;
+
+/// Operator toolkit for a device OS that runs one of six swappable AI-agent runtimes
+/// (openclaw, hermes, picoclaw, codex, claudecode, opencode) under systemd.
+///
+/// Every command works on the live device (`--root /`) or on a device tree elsewhere: a mounted
+/// SD-card image or a test fixture. Commands that change the device compute their whole change
+/// first: `--dry-run` prints it as a diff (secrets masked), `--check` exits 3 when anything would
+/// change, and otherwise it is applied atomically under a device-wide lock, with a journal that
+/// rolls everything back on failure.
+#[derive(Debug, Parser)]
+#[command(
+    name = "osctl",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// The device root: every device path is resolved under it, and nothing outside it is read
+    /// or written. Service actions run only when it is `/`.
+    #[arg(
+        long,
+        global = true,
+        env = "OSCTL_ROOT",
+        default_value = "/",
+        value_name = "DIR"
+    )]
+    pub root: PathBuf,
+
+    /// Print what would change (a unified diff, secrets masked) and change nothing.
+    #[arg(short = 'n', long, global = true)]
+    pub dry_run: bool,
+
+    /// Change nothing; exit 3 when something would change, 0 when all is in place.
+    #[arg(long, global = true)]
+    pub check: bool,
+
+    /// Print one JSON document on stdout (`"schema": 1`) instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Print only errors and warnings on stderr.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Say more: each file and action as it is applied, the plan's diff after an apply.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    /// When to colour output (`NO_COLOR` turns `auto` off).
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    /// Answer yes to confirmations (needed without a terminal for commands that ask).
+    #[arg(short = 'y', long, global = true, env = "OSCTL_YES")]
+    pub yes: bool,
+
+    /// Seconds to wait for the device lock held by another osctl run before giving up (exit 6).
+    #[arg(long, global = true, default_value_t = 30, value_name = "SECS")]
+    pub lock_timeout: u64,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show which runtime is active and why, and the state of every runtime.
+    Status(StatusArgs),
+
+    /// Restore what interrupted runs left behind, from their journals (every run that changes
+    /// the device also does this first).
+    Recover,
+
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
+
+    /// Print the man page (roff).
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}

@@ -1,0 +1,198 @@
+//! One thin file per subcommand. A command reads the device, asks a planner for a [`Plan`], and
+//! hands it to [`Ctx::finish`], which prints it (`--dry-run`), counts it (`--check`) or applies
+//! it. The logic lives in `device/`, `runtime/`, `persona/` and `plan/`.
+
+mod completions;
+mod recover;
+mod status;
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::apply::{self, Target, journal, lock::DeviceLock};
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::device::Device;
+use crate::device::paths::DeviceEnv;
+use crate::error::{Exit, Result};
+use crate::output::Printer;
+use crate::plan::{Plan, render};
+use crate::system::fs::RootFs;
+use crate::system::services::Services;
+
+/// Everything a command needs, resolved once from the command line and the environment.
+pub struct Ctx {
+    pub fs: RootFs,
+    pub out: Printer,
+    pub services: Services,
+    pub env: DeviceEnv,
+    pub dry_run: bool,
+    pub check: bool,
+    pub json: bool,
+    pub yes: bool,
+    pub lock_timeout: Duration,
+    /// The command line, for the journal and the lock holder note.
+    pub command_line: String,
+}
+
+impl Ctx {
+    pub fn new(
+        global: &GlobalArgs,
+        out: Printer,
+        env_lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Ctx> {
+        let fs = RootFs::new(&global.root)?;
+        let live = fs.is_live();
+        Ok(Ctx {
+            services: Services::new(live, env_lookup("OSCTL_SYSTEMCTL")),
+            env: DeviceEnv::new(live, env_lookup),
+            fs,
+            out,
+            dry_run: global.dry_run,
+            check: global.check,
+            json: global.json,
+            yes: global.yes,
+            lock_timeout: Duration::from_secs(global.lock_timeout),
+            command_line: std::env::args().collect::<Vec<_>>().join(" "),
+        })
+    }
+
+    /// Reads the device's configuration.
+    pub fn device(&self) -> Result<Device> {
+        Device::load(&self.fs, &self.env)
+    }
+
+    /// Whether this run only previews (`--dry-run` or `--check`).
+    pub fn previewing(&self) -> bool {
+        self.dry_run || self.check
+    }
+
+    /// Takes the device lock for a run that changes the device, then restores any run that was
+    /// interrupted before (so planning starts from a whole state). A preview takes no lock; it
+    /// warns about an interrupted run instead.
+    pub fn lock(&self) -> Result<Option<DeviceLock>> {
+        if self.previewing() {
+            for p in journal::pending(&self.fs)? {
+                self.out.warn(&format!(
+                    "an interrupted run left the journal {} ({}); the next run that changes the device restores it first",
+                    p.path, p.command
+                ));
+            }
+            return Ok(None);
+        }
+        let lock = DeviceLock::acquire(&self.fs, self.lock_timeout)?;
+        for r in journal::recover_all(&self.fs)? {
+            self.out.warn(&format!(
+                "restored {} path(s) left by an interrupted run ({}), journal {}",
+                r.restored, r.command, r.id
+            ));
+        }
+        Ok(Some(lock))
+    }
+
+    /// Prints, checks or applies a plan; `extra` fields join the `--json` document.
+    pub fn finish(&self, command: &str, plan: &Plan, extra: Map<String, Value>) -> Result<Exit> {
+        for w in &plan.warnings {
+            self.out.warn(w);
+        }
+        let mode = if self.check {
+            "check"
+        } else if self.dry_run {
+            "dry-run"
+        } else {
+            "apply"
+        };
+        let mut doc = Map::new();
+        doc.insert("ok".into(), true.into());
+        doc.insert("mode".into(), mode.into());
+        doc.insert(
+            "changed".into(),
+            (!plan.is_empty() && mode == "apply").into(),
+        );
+        doc.insert(
+            "pending".into(),
+            (!plan.is_empty() && mode != "apply").into(),
+        );
+        doc.extend(extra);
+        doc.insert("plan".into(), render::json(plan));
+        if plan.is_empty() {
+            self.out.status("nothing to do");
+            if self.json {
+                self.out.json_doc(command, Value::Object(doc));
+            }
+            return Ok(Exit::Success);
+        }
+        if self.previewing() {
+            if self.json {
+                self.out.json_doc(command, Value::Object(doc));
+            } else {
+                self.out.product(&render::diff(plan));
+            }
+            self.out
+                .status(&format!("{mode}: would change {}", render::summary(plan)));
+            return Ok(if self.check {
+                Exit::Pending
+            } else {
+                Exit::Success
+            });
+        }
+        let target = Target {
+            fs: &self.fs,
+            services: &self.services,
+            out: &self.out,
+            command: &self.command_line,
+        };
+        let applied = apply::apply(&target, plan)?;
+        for skipped in &applied.skipped_offline {
+            self.out
+                .status(&format!("not run (no systemd under this root): {skipped}"));
+        }
+        if self.json {
+            doc.insert(
+                "applied".into(),
+                serde_json::to_value(&applied).unwrap_or(Value::Null),
+            );
+            self.out.json_doc(command, Value::Object(doc));
+        } else if self.out.verbose > 0 {
+            self.out.product(&render::diff(plan));
+        }
+        self.out
+            .status(&format!("changed {}", render::summary(plan)));
+        Ok(Exit::Success)
+    }
+}
+
+/// The name a command reports itself as in JSON and errors.
+pub fn name(command: &Command) -> &'static str {
+    match command {
+        Command::Status(_) => "status",
+        Command::Recover => "recover",
+        Command::Completions(_) => "completions",
+        Command::Man => "man",
+    }
+}
+
+/// Commands that need no device (no `--root` check).
+pub fn needs_device(command: &Command) -> bool {
+    !matches!(command, Command::Completions(_) | Command::Man)
+}
+
+/// Runs a command that works on a device.
+pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
+    match &cli.command {
+        Command::Status(args) => status::run(ctx, args),
+        Command::Recover => recover::run(ctx),
+        Command::Completions(_) | Command::Man => dispatch_without_device(cli),
+    }
+}
+
+/// Runs a command that needs no device.
+pub fn dispatch_without_device(cli: &Cli) -> Result<Exit> {
+    match &cli.command {
+        Command::Completions(args) => completions::completions(args.shell),
+        Command::Man => completions::man(),
+        _ => Err(crate::error::Error::internal("this command needs a device")),
+    }
+}
+
+pub use completions::{completion_script, man_page};
