@@ -19,7 +19,8 @@ use crate::output::ColorChoice;
     name = "osctl",
     version,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    after_long_help = EXIT_CODES
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -28,6 +29,25 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// Shown after `--help` and in the man page.
+const EXIT_CODES: &str = "\
+Exit status:
+  0    success, including nothing to do and a dry run
+  1    failed before any write (bad input, parse error, unknown or unsupported runtime/channel)
+  2    usage error
+  3    --check: changes are pending
+  4    failed while applying; everything was rolled back
+  5    failed and the rollback is incomplete; the message names the journal
+  6    busy: another osctl run holds the device lock
+  101  internal error (a bug)
+
+Environment:
+  OSCTL_ROOT       default for --root
+  OSCTL_YES        default for --yes
+  NO_COLOR         no colour with --color auto
+  OSCTL_SYSTEMCTL  the systemctl to call (a test double); also lets service actions run under a
+                   root other than /";
 
 #[derive(Debug, Args)]
 pub struct GlobalArgs {

@@ -1,0 +1,101 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_osctl_global_optspecs
+    string join \n root= n/dry-run check json q/quiet v/verbose color= y/yes lock-timeout= h/help V/version
+end
+
+function __fish_osctl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_osctl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_osctl_using_subcommand
+    set -l cmd (__fish_osctl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c osctl -n "__fish_osctl_needs_command" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_needs_command" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_needs_command" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_needs_command" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_needs_command" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_needs_command" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_needs_command" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_needs_command" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_needs_command" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c osctl -n "__fish_osctl_needs_command" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "man" -d 'Print the man page (roff)'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand status" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand man" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status recover completions man help" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status recover completions man help" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status recover completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status recover completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status recover completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

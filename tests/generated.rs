@@ -1,0 +1,44 @@
+//! The committed completions and man page must match what the clap types generate now.
+//! Regenerate with `OSCTL_BLESS=1 cargo test --test generated`.
+
+use std::path::Path;
+
+use osctl::cli::Shell;
+use osctl::commands::{completion_script, man_page};
+
+fn check(rel: &str, fresh: Vec<u8>, stale: &mut Vec<String>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    if std::env::var("OSCTL_BLESS").is_ok_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &fresh).unwrap();
+        return;
+    }
+    if std::fs::read(&path).ok().as_deref() != Some(fresh.as_slice()) {
+        stale.push(rel.to_string());
+    }
+}
+
+#[test]
+fn completions_and_man_page_are_fresh() {
+    let mut stale = Vec::new();
+    check(
+        "completions/osctl.bash",
+        completion_script(Shell::Bash),
+        &mut stale,
+    );
+    check(
+        "completions/_osctl",
+        completion_script(Shell::Zsh),
+        &mut stale,
+    );
+    check(
+        "completions/osctl.fish",
+        completion_script(Shell::Fish),
+        &mut stale,
+    );
+    check("man/osctl.1", man_page().unwrap(), &mut stale);
+    assert!(
+        stale.is_empty(),
+        "stale generated files: {stale:?}; run `OSCTL_BLESS=1 cargo test --test generated` and commit them"
+    );
+}
