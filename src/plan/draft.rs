@@ -1,0 +1,270 @@
+//! A plan being written: reads that see the plan's own pending writes.
+//!
+//! Planners that touch a file more than once (presync adds two blocks to SOUL.md; a reconcile
+//! updates two markers in config.json; a switch runs presync and then the reconcilers) read and
+//! write through a [`Draft`]. Every path keeps one [`FileChange`], from what is on disk now
+//! (`before`) to the latest content planned (`after`), in the order paths were first touched;
+//! writing a file back to what is on disk drops its change. Service actions and commands keep
+//! their order after the file changes that came before them. Reads go to the device only
+//! through the draft's [`RootFs`], so a planner stays pure with respect to everything else.
+
+use std::collections::HashMap;
+
+use super::{CommandAction, FileChange, FileState, Plan, ServiceAction, Step};
+use crate::apply::{current, current_for_removal};
+use crate::error::Result;
+use crate::system::fs::{RootFs, text_from_bytes};
+use crate::system::path::DevPath;
+
+/// Mode for a new file when the planner does not ask for one.
+pub const DEFAULT_FILE_MODE: u32 = 0o644;
+pub const DEFAULT_DIR_MODE: u32 = 0o755;
+
+pub struct Draft<'a> {
+    fs: &'a RootFs,
+    steps: Vec<Step>,
+    /// Index into `steps` of each path's change.
+    by_path: HashMap<DevPath, usize>,
+    warnings: Vec<String>,
+}
+
+impl<'a> Draft<'a> {
+    pub fn new(fs: &'a RootFs) -> Self {
+        Draft {
+            fs,
+            steps: Vec::new(),
+            by_path: HashMap::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    pub fn fs(&self) -> &'a RootFs {
+        self.fs
+    }
+
+    fn pending(&self, path: &DevPath) -> Option<&FileChange> {
+        self.by_path.get(path).and_then(|&i| match &self.steps[i] {
+            Step::File(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// The planned state of `path` (pending change, else the disk), following a final link.
+    pub fn state(&self, path: &DevPath) -> Result<FileState> {
+        if let Some(c) = self.pending(path) {
+            return Ok(c.after.clone());
+        }
+        if self.under_removed_tree(path) {
+            return Ok(FileState::Absent);
+        }
+        current(self.fs, path)
+    }
+
+    fn under_removed_tree(&self, path: &DevPath) -> bool {
+        self.by_path.iter().any(|(p, &i)| {
+            path != p
+                && path.starts_with(p)
+                && matches!(&self.steps[i], Step::File(c) if c.after == FileState::Absent)
+        })
+    }
+
+    /// The planned bytes of a file; `None` when it does not (or will not) exist.
+    pub fn read(&self, path: &DevPath) -> Result<Option<Vec<u8>>> {
+        Ok(match self.state(path)? {
+            FileState::File { content, .. } => Some(content),
+            _ => None,
+        })
+    }
+
+    /// The planned text of a file (UTF-8, errors name the line).
+    pub fn read_text(&self, path: &DevPath) -> Result<Option<String>> {
+        match self.read(path)? {
+            None => Ok(None),
+            Some(bytes) => text_from_bytes(path, bytes).map(Some),
+        }
+    }
+
+    pub fn exists(&self, path: &DevPath) -> Result<bool> {
+        Ok(!matches!(self.state(path)?, FileState::Absent))
+    }
+
+    pub fn is_dir(&self, path: &DevPath) -> Result<bool> {
+        Ok(matches!(self.state(path)?, FileState::Dir { .. } | FileState::Tree { .. }))
+    }
+
+    /// Names in a folder as planned: on disk, plus files the plan creates, minus those it removes.
+    pub fn list_dir(&self, path: &DevPath) -> Result<Vec<String>> {
+        if !self.is_dir(path)? {
+            return Ok(Vec::new());
+        }
+        let mut names: Vec<String> = if self.pending(path).is_some_and(|c| c.before == FileState::Absent) {
+            Vec::new()
+        } else {
+            self.fs.list_dir(path)?.unwrap_or_default()
+        };
+        for (p, &i) in &self.by_path {
+            if p.parent().as_ref() != Some(path) {
+                continue;
+            }
+            let Some(name) = p.file_name().map(str::to_string) else { continue };
+            let Step::File(c) = &self.steps[i] else { continue };
+            let present = !matches!(c.after, FileState::Absent);
+            names.retain(|n| *n != name);
+            if present {
+                names.push(name);
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+
+    fn record(&mut self, path: &DevPath, after: FileState, reason: &str, removal: bool) -> Result<bool> {
+        if let Some(&i) = self.by_path.get(path) {
+            let Step::File(change) = &mut self.steps[i] else { unreachable!() };
+            if change.after == after {
+                return Ok(false);
+            }
+            change.after = after;
+            if !change.reason.contains(reason) {
+                change.reason = format!("{}; {reason}", change.reason);
+            }
+            return Ok(true);
+        }
+        let before = if removal { current_for_removal(self.fs, path)? } else { current(self.fs, path)? };
+        let change = FileChange::new(path.clone(), before, after, reason);
+        if change.is_noop() || (removal && change.before == FileState::Absent) {
+            return Ok(false);
+        }
+        self.by_path.insert(path.clone(), self.steps.len());
+        self.steps.push(Step::File(change));
+        Ok(true)
+    }
+
+    /// Plans `path` to hold `content`. `mode`: exact permission bits, or `None` to keep the
+    /// file's current mode (0644 for a new file). Returns whether this changed the plan.
+    pub fn write(&mut self, path: &DevPath, content: impl Into<Vec<u8>>, mode: Option<u32>, reason: &str) -> Result<bool> {
+        let mode = match mode {
+            Some(m) => m,
+            None => match self.state(path)? {
+                FileState::File { mode, .. } => mode,
+                _ => DEFAULT_FILE_MODE,
+            },
+        };
+        self.record(path, FileState::file(content, mode), reason, false)
+    }
+
+    /// Plans a folder to exist (with its parents, created by apply).
+    pub fn mkdir(&mut self, path: &DevPath, reason: &str) -> Result<bool> {
+        if self.is_dir(path)? {
+            return Ok(false);
+        }
+        self.record(path, FileState::Dir { mode: DEFAULT_DIR_MODE }, reason, false)
+    }
+
+    /// Plans `path` to be gone: a file, a symlink (as a link) or a folder with its content.
+    pub fn remove(&mut self, path: &DevPath, reason: &str) -> Result<bool> {
+        if let Some(c) = self.pending(path)
+            && c.before == FileState::Absent
+        {
+            // Created by this plan only: forget it.
+            let i = self.by_path.remove(path).expect("pending has an index");
+            self.steps.remove(i);
+            for v in self.by_path.values_mut() {
+                if *v > i {
+                    *v -= 1;
+                }
+            }
+            return Ok(true);
+        }
+        self.record(path, FileState::Absent, reason, true)
+    }
+
+    /// Adds a service action; an action already planned for the same unit later is not repeated.
+    pub fn service(&mut self, action: ServiceAction) {
+        if !self.steps.iter().any(|s| matches!(s, Step::Service(a) if *a == action)) {
+            self.steps.push(Step::Service(action));
+        }
+    }
+
+    pub fn command(&mut self, action: CommandAction) {
+        self.steps.push(Step::Command(action));
+    }
+
+    pub fn warn(&mut self, warning: impl Into<String>) {
+        self.warnings.push(warning.into());
+    }
+
+    /// Whether the plan changes any file.
+    pub fn has_file_changes(&self) -> bool {
+        self.steps.iter().any(|s| matches!(s, Step::File(c) if !c.is_noop()))
+    }
+
+    /// The finished plan (changes that ended where they started are dropped).
+    pub fn finish(self) -> Plan {
+        let mut plan = Plan::new();
+        for step in self.steps {
+            match step {
+                Step::File(c) => plan.file(c),
+                Step::Service(a) => plan.service(a),
+                Step::Command(c) => plan.command(c),
+            }
+        }
+        plan.warnings = self.warnings;
+        plan
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, RootFs) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("ws/memory")).unwrap();
+        std::fs::write(dir.path().join("ws/SOUL.md"), "soul\n").unwrap();
+        std::fs::write(dir.path().join("ws/memory/a.md"), "a\n").unwrap();
+        let fs = RootFs::new(dir.path()).unwrap();
+        (dir, fs)
+    }
+
+    #[test]
+    fn reads_see_pending_writes_and_one_change_per_path() {
+        let (_d, fs) = setup();
+        let mut d = Draft::new(&fs);
+        let soul = DevPath::new("/ws/SOUL.md");
+        d.write(&soul, "soul 2\n", None, "first").unwrap();
+        assert_eq!(d.read_text(&soul).unwrap().unwrap(), "soul 2\n");
+        d.write(&soul, "soul 3\n", None, "second").unwrap();
+        let plan = d.finish();
+        assert_eq!(plan.steps.len(), 1);
+        let c = plan.file_changes().next().unwrap();
+        assert_eq!(c.before.content().unwrap(), b"soul\n");
+        assert_eq!(c.after.content().unwrap(), b"soul 3\n");
+        assert_eq!(c.reason, "first; second");
+    }
+
+    #[test]
+    fn writing_back_the_original_drops_the_change() {
+        let (_d, fs) = setup();
+        let mut d = Draft::new(&fs);
+        let soul = DevPath::new("/ws/SOUL.md");
+        d.write(&soul, "x\n", None, "x").unwrap();
+        d.write(&soul, "soul\n", None, "back").unwrap();
+        assert!(d.finish().is_empty());
+    }
+
+    #[test]
+    fn removal_hides_the_tree_and_listing_merges_pending_files() {
+        let (_d, fs) = setup();
+        let mut d = Draft::new(&fs);
+        d.write(&DevPath::new("/ws/memory/b.md"), "b\n", None, "add").unwrap();
+        assert_eq!(d.list_dir(&DevPath::new("/ws/memory")).unwrap(), vec!["a.md", "b.md"]);
+        d.remove(&DevPath::new("/ws/memory/b.md"), "undo").unwrap();
+        assert!(d.finish().is_empty());
+        let mut d = Draft::new(&fs);
+        d.remove(&DevPath::new("/ws/memory"), "wipe").unwrap();
+        assert!(!d.exists(&DevPath::new("/ws/memory/a.md")).unwrap());
+        let plan = d.finish();
+        assert!(matches!(plan.file_changes().next().unwrap().before, FileState::Tree { files: 1, .. }));
+    }
+}
