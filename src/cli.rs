@@ -100,6 +100,10 @@ pub enum Command {
     /// Show which runtime is active and why, and the state of every runtime.
     Status(StatusArgs),
 
+    /// Carry persona, LLM config, channels and MCP servers over to the active runtime after a
+    /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
+    Reconcile(ReconcileArgs),
+
     /// Restore what interrupted runs left behind, from their journals (every run that changes
     /// the device also does this first).
     Recover,
@@ -113,6 +117,13 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {}
+
+#[derive(Debug, Args)]
+pub struct ReconcileArgs {
+    /// Run only this step.
+    #[arg(long, value_enum, value_name = "STEP")]
+    pub only: Option<crate::reconcile::StepName>,
+}
 
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {

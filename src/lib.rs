@@ -28,6 +28,8 @@ pub mod fault;
 pub mod format;
 pub mod output;
 pub mod plan;
+pub mod presync;
+pub mod reconcile;
 pub mod redact;
 pub mod runtime;
 pub mod system;

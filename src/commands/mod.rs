@@ -3,6 +3,7 @@
 //! it. The logic lives in `device/`, `runtime/`, `persona/` and `plan/`.
 
 mod completions;
+mod reconcile;
 mod recover;
 mod status;
 
@@ -167,6 +168,7 @@ pub fn name(command: &Command) -> &'static str {
     match command {
         Command::Status(_) => "status",
         Command::Recover => "recover",
+        Command::Reconcile(_) => "reconcile",
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
@@ -182,6 +184,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
     match &cli.command {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
+        Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
     }
 }

@@ -7,6 +7,8 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Location, Result};
+use crate::format::json::JsonDoc;
+use crate::plan::Draft;
 use crate::redact;
 use crate::runtime::{Channel, RuntimeId};
 use crate::system::fs::RootFs;
@@ -216,6 +218,34 @@ impl DeviceConfig {
     }
 }
 
+/// Plans edits of config.json through `draft`: each `(key, Some(value))` is set, each
+/// `(key, None)` removed, everything else kept as written. Returns whether the plan changed.
+pub fn edit(
+    draft: &mut Draft<'_>,
+    path: &DevPath,
+    edits: &[(&str, Option<Value>)],
+    reason: &str,
+) -> Result<bool> {
+    let Some(text) = draft.read_text(path)? else {
+        return Err(Error::input(
+            "config_missing",
+            format!("{path} does not exist"),
+        ));
+    };
+    let mut doc = JsonDoc::parse(&text, &path.to_string())?;
+    let mut changed = false;
+    for (key, value) in edits {
+        changed |= match value {
+            Some(v) => doc.set(&[key], v.clone()),
+            None => doc.remove(&[key]),
+        };
+    }
+    if !changed {
+        return Ok(false);
+    }
+    draft.write(path, doc.to_string(), None, reason)
+}
+
 /// Registers every secret the config holds, so no output can show it.
 fn register_secrets(fields: &Map<String, Value>) {
     fn walk(key: &str, v: &Value) {
@@ -268,6 +298,41 @@ mod tests {
         assert_eq!(err.location.clone().unwrap().line, Some(3));
         let c = cfg("{\"agent_runtime\": \" Remote \"}").unwrap();
         assert_eq!(c.agent_runtime().unwrap_err().code, "runtime_not_managed");
+    }
+
+    #[test]
+    fn edits_keep_unknown_fields_and_their_order() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("root/config")).unwrap();
+        let text = "{\n  \"zeta\": 1,\n  \"agent_runtime\": \"hermes\",\n  \"alpha\": {\"x\": [1, 2]}\n}\n";
+        std::fs::write(dir.path().join("root/config/config.json"), text).unwrap();
+        let fs = RootFs::new(dir.path()).unwrap();
+        let path = DevPath::new("/root/config/config.json");
+        let mut draft = Draft::new(&fs);
+        edit(
+            &mut draft,
+            &path,
+            &[
+                ("agent_runtime", Some("codex".into())),
+                ("mcp_applied_runtime", Some("codex".into())),
+            ],
+            "switch",
+        )
+        .unwrap();
+        let new = draft.read_text(&path).unwrap().unwrap();
+        assert_eq!(
+            new,
+            "{\n  \"zeta\": 1,\n  \"agent_runtime\": \"codex\",\n  \"alpha\": {\"x\": [1, 2]},\n  \"mcp_applied_runtime\": \"codex\"\n}\n"
+        );
+        assert!(
+            !edit(
+                &mut draft,
+                &path,
+                &[("agent_runtime", Some("codex".into()))],
+                "again"
+            )
+            .unwrap()
+        );
     }
 
     #[test]

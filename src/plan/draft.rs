@@ -20,6 +20,7 @@ use crate::system::path::DevPath;
 pub const DEFAULT_FILE_MODE: u32 = 0o644;
 pub const DEFAULT_DIR_MODE: u32 = 0o755;
 
+#[derive(Clone)]
 pub struct Draft<'a> {
     fs: &'a RootFs,
     steps: Vec<Step>,
@@ -89,7 +90,10 @@ impl<'a> Draft<'a> {
     }
 
     pub fn is_dir(&self, path: &DevPath) -> Result<bool> {
-        Ok(matches!(self.state(path)?, FileState::Dir { .. } | FileState::Tree { .. }))
+        Ok(matches!(
+            self.state(path)?,
+            FileState::Dir { .. } | FileState::Tree { .. }
+        ))
     }
 
     /// Names in a folder as planned: on disk, plus files the plan creates, minus those it removes.
@@ -97,7 +101,10 @@ impl<'a> Draft<'a> {
         if !self.is_dir(path)? {
             return Ok(Vec::new());
         }
-        let mut names: Vec<String> = if self.pending(path).is_some_and(|c| c.before == FileState::Absent) {
+        let mut names: Vec<String> = if self
+            .pending(path)
+            .is_some_and(|c| c.before == FileState::Absent)
+        {
             Vec::new()
         } else {
             self.fs.list_dir(path)?.unwrap_or_default()
@@ -106,8 +113,12 @@ impl<'a> Draft<'a> {
             if p.parent().as_ref() != Some(path) {
                 continue;
             }
-            let Some(name) = p.file_name().map(str::to_string) else { continue };
-            let Step::File(c) = &self.steps[i] else { continue };
+            let Some(name) = p.file_name().map(str::to_string) else {
+                continue;
+            };
+            let Step::File(c) = &self.steps[i] else {
+                continue;
+            };
             let present = !matches!(c.after, FileState::Absent);
             names.retain(|n| *n != name);
             if present {
@@ -118,9 +129,17 @@ impl<'a> Draft<'a> {
         Ok(names)
     }
 
-    fn record(&mut self, path: &DevPath, after: FileState, reason: &str, removal: bool) -> Result<bool> {
+    fn record(
+        &mut self,
+        path: &DevPath,
+        after: FileState,
+        reason: &str,
+        removal: bool,
+    ) -> Result<bool> {
         if let Some(&i) = self.by_path.get(path) {
-            let Step::File(change) = &mut self.steps[i] else { unreachable!() };
+            let Step::File(change) = &mut self.steps[i] else {
+                unreachable!()
+            };
             if change.after == after {
                 return Ok(false);
             }
@@ -130,7 +149,11 @@ impl<'a> Draft<'a> {
             }
             return Ok(true);
         }
-        let before = if removal { current_for_removal(self.fs, path)? } else { current(self.fs, path)? };
+        let before = if removal {
+            current_for_removal(self.fs, path)?
+        } else {
+            current(self.fs, path)?
+        };
         let change = FileChange::new(path.clone(), before, after, reason);
         if change.is_noop() || (removal && change.before == FileState::Absent) {
             return Ok(false);
@@ -142,7 +165,13 @@ impl<'a> Draft<'a> {
 
     /// Plans `path` to hold `content`. `mode`: exact permission bits, or `None` to keep the
     /// file's current mode (0644 for a new file). Returns whether this changed the plan.
-    pub fn write(&mut self, path: &DevPath, content: impl Into<Vec<u8>>, mode: Option<u32>, reason: &str) -> Result<bool> {
+    pub fn write(
+        &mut self,
+        path: &DevPath,
+        content: impl Into<Vec<u8>>,
+        mode: Option<u32>,
+        reason: &str,
+    ) -> Result<bool> {
         let mode = match mode {
             Some(m) => m,
             None => match self.state(path)? {
@@ -158,7 +187,14 @@ impl<'a> Draft<'a> {
         if self.is_dir(path)? {
             return Ok(false);
         }
-        self.record(path, FileState::Dir { mode: DEFAULT_DIR_MODE }, reason, false)
+        self.record(
+            path,
+            FileState::Dir {
+                mode: DEFAULT_DIR_MODE,
+            },
+            reason,
+            false,
+        )
     }
 
     /// Plans `path` to be gone: a file, a symlink (as a link) or a folder with its content.
@@ -181,7 +217,11 @@ impl<'a> Draft<'a> {
 
     /// Adds a service action; an action already planned for the same unit later is not repeated.
     pub fn service(&mut self, action: ServiceAction) {
-        if !self.steps.iter().any(|s| matches!(s, Step::Service(a) if *a == action)) {
+        if !self
+            .steps
+            .iter()
+            .any(|s| matches!(s, Step::Service(a) if *a == action))
+        {
             self.steps.push(Step::Service(action));
         }
     }
@@ -194,9 +234,27 @@ impl<'a> Draft<'a> {
         self.warnings.push(warning.into());
     }
 
+    /// A point to come back to when a part of a plan fails and must contribute nothing.
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            steps: self.steps.clone(),
+            by_path: self.by_path.clone(),
+            warnings: self.warnings.len(),
+        }
+    }
+
+    /// Forgets everything planned since `checkpoint`.
+    pub fn rollback_to(&mut self, checkpoint: Checkpoint) {
+        self.steps = checkpoint.steps;
+        self.by_path = checkpoint.by_path;
+        self.warnings.truncate(checkpoint.warnings);
+    }
+
     /// Whether the plan changes any file.
     pub fn has_file_changes(&self) -> bool {
-        self.steps.iter().any(|s| matches!(s, Step::File(c) if !c.is_noop()))
+        self.steps
+            .iter()
+            .any(|s| matches!(s, Step::File(c) if !c.is_noop()))
     }
 
     /// The finished plan (changes that ended where they started are dropped).
@@ -212,6 +270,13 @@ impl<'a> Draft<'a> {
         plan.warnings = self.warnings;
         plan
     }
+}
+
+/// See [`Draft::checkpoint`].
+pub struct Checkpoint {
+    steps: Vec<Step>,
+    by_path: HashMap<DevPath, usize>,
+    warnings: usize,
 }
 
 #[cfg(test)]
@@ -257,14 +322,21 @@ mod tests {
     fn removal_hides_the_tree_and_listing_merges_pending_files() {
         let (_d, fs) = setup();
         let mut d = Draft::new(&fs);
-        d.write(&DevPath::new("/ws/memory/b.md"), "b\n", None, "add").unwrap();
-        assert_eq!(d.list_dir(&DevPath::new("/ws/memory")).unwrap(), vec!["a.md", "b.md"]);
+        d.write(&DevPath::new("/ws/memory/b.md"), "b\n", None, "add")
+            .unwrap();
+        assert_eq!(
+            d.list_dir(&DevPath::new("/ws/memory")).unwrap(),
+            vec!["a.md", "b.md"]
+        );
         d.remove(&DevPath::new("/ws/memory/b.md"), "undo").unwrap();
         assert!(d.finish().is_empty());
         let mut d = Draft::new(&fs);
         d.remove(&DevPath::new("/ws/memory"), "wipe").unwrap();
         assert!(!d.exists(&DevPath::new("/ws/memory/a.md")).unwrap());
         let plan = d.finish();
-        assert!(matches!(plan.file_changes().next().unwrap().before, FileState::Tree { files: 1, .. }));
+        assert!(matches!(
+            plan.file_changes().next().unwrap().before,
+            FileState::Tree { files: 1, .. }
+        ));
     }
 }

@@ -1,0 +1,119 @@
+//! The reconcilers the device runs after a runtime switch (and at every boot), in upstream's
+//! order: persona → LLM config → channels → MCP (spec section 4.1 step 10).
+//!
+//! Each step is guarded by its own marker (the last `agent_state.json` entry for persona;
+//! `llm_config_applied_runtime`, `channels_applied_runtime`, `mcp_applied_runtime` in
+//! config.json): when the marker already names the active runtime the step has nothing to do; an
+//! empty marker records a baseline without migrating; otherwise the step carries state from the
+//! marker's runtime to the active one and advances the marker in the same plan. A step that fails
+//! contributes nothing (its marker stays), so the next run retries it; the other steps go ahead.
+
+pub mod channels;
+pub mod llm;
+pub mod mcp;
+pub mod persona;
+
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::plan::Draft;
+use crate::runtime::RuntimeId;
+
+/// A reconcile step (`osctl reconcile --only STEP`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StepName {
+    Persona,
+    Llm,
+    Channels,
+    Mcp,
+}
+
+impl StepName {
+    pub const ALL: [StepName; 4] = [
+        StepName::Persona,
+        StepName::Llm,
+        StepName::Channels,
+        StepName::Mcp,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepName::Persona => "persona",
+            StepName::Llm => "llm",
+            StepName::Channels => "channels",
+            StepName::Mcp => "mcp",
+        }
+    }
+}
+
+/// How a step ended.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// The marker already names the active runtime.
+    UpToDate,
+    /// First run: the marker was recorded without carrying anything.
+    Baseline,
+    /// State was carried to the active runtime and the marker advanced.
+    Reconciled,
+    /// Skipped on purpose (e.g. `llm_config_mode = runtime`); the marker records it.
+    Skipped,
+    /// This build does not carry this step yet.
+    NotAvailable,
+    /// The step failed; its marker stays so the next run retries.
+    Failed,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StepReport {
+    pub step: StepName,
+    pub status: Status,
+    pub detail: String,
+}
+
+impl StepReport {
+    pub fn new(step: StepName, status: Status, detail: impl Into<String>) -> Self {
+        StepReport {
+            step,
+            status,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// What every step is given.
+pub struct Input<'a> {
+    pub device: &'a Device,
+    /// The runtime the device runs now (config.json, else the resolution chain).
+    pub active: RuntimeId,
+    /// Unix seconds "now" (for history entries).
+    pub now: i64,
+}
+
+/// Plans one step into `draft`. On error nothing of the step stays in the draft.
+pub fn plan_step(draft: &mut Draft<'_>, input: &Input<'_>, step: StepName) -> StepReport {
+    let checkpoint = draft.checkpoint();
+    let result: Result<StepReport> = match step {
+        StepName::Persona => persona::plan(draft, input),
+        StepName::Llm => llm::plan(draft, input),
+        StepName::Channels => channels::plan(draft, input),
+        StepName::Mcp => mcp::plan(draft, input),
+    };
+    match result {
+        Ok(report) => report,
+        Err(err) => {
+            draft.rollback_to(checkpoint);
+            StepReport::new(step, Status::Failed, describe(&err))
+        }
+    }
+}
+
+fn describe(err: &Error) -> String {
+    let mut s = err.to_string();
+    if let Some(loc) = &err.location
+        && loc.line.is_some()
+    {
+        s.push_str(&format!(" (at {loc})"));
+    }
+    s
+}
