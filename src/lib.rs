@@ -21,6 +21,7 @@
 
 pub mod apply;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod device;
 pub mod error;

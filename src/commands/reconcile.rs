@@ -15,7 +15,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
     let input = Input {
         active: device.active()?,
         device: &device,
-        now: now(),
+        now: crate::clock::now_secs(),
     };
     let mut draft = Draft::new(&ctx.fs);
     let steps: Vec<StepName> = match args.only {
@@ -63,11 +63,4 @@ fn status_word(s: &Status) -> &'static str {
         Status::NotAvailable => "not available",
         Status::Failed => "failed",
     }
-}
-
-pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
 }
