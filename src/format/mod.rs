@@ -32,6 +32,7 @@
 // not this module's.
 #![allow(clippy::result_large_err)]
 
+pub mod dotenv;
 pub mod json;
 
 /// 1-based line and column (in characters) of `offset` in `text`.
