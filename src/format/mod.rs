@@ -34,6 +34,7 @@
 
 pub mod dotenv;
 pub mod json;
+pub mod mdblock;
 
 /// 1-based line and column (in characters) of `offset` in `text`.
 ///
@@ -48,6 +49,13 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let column = before[line_start..].chars().count() + 1;
     (line, column)
+}
+
+/// `text` uses CRLF line endings throughout: it has at least one line break and every `\n` is
+/// preceded by `\r`. Editors that insert lines then insert CRLF lines.
+pub(crate) fn is_crlf(text: &str) -> bool {
+    let lf = text.matches('\n').count();
+    lf > 0 && lf == text.matches("\r\n").count()
 }
 
 #[cfg(test)]
@@ -99,5 +107,13 @@ mod tests {
         assert_eq!(line_col(text, 100), (3, 2));
         // inside the two-byte é: clamped back to its start
         assert_eq!(line_col(text, 6), (2, 3));
+    }
+
+    #[test]
+    fn crlf_detection() {
+        assert!(is_crlf("a\r\nb\r\n"));
+        assert!(!is_crlf("a\r\nb\n"));
+        assert!(!is_crlf("a\nb\n"));
+        assert!(!is_crlf("no newline"));
     }
 }
