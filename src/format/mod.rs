@@ -35,6 +35,7 @@
 pub mod dotenv;
 pub mod json;
 pub mod mdblock;
+pub mod toml;
 
 /// 1-based line and column (in characters) of `offset` in `text`.
 ///
@@ -56,6 +57,15 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
 pub(crate) fn is_crlf(text: &str) -> bool {
     let lf = text.matches('\n').count();
     lf > 0 && lf == text.matches("\r\n").count()
+}
+
+/// The path as shown in messages: `a.b.c` (the root is `.`).
+pub(crate) fn show_path(path: &[&str]) -> String {
+    if path.is_empty() {
+        ".".to_string()
+    } else {
+        path.join(".")
+    }
 }
 
 #[cfg(test)]
@@ -115,5 +125,11 @@ mod tests {
         assert!(!is_crlf("a\r\nb\n"));
         assert!(!is_crlf("a\nb\n"));
         assert!(!is_crlf("no newline"));
+    }
+
+    #[test]
+    fn path_display() {
+        assert_eq!(show_path(&[]), ".");
+        assert_eq!(show_path(&["a", "b"]), "a.b");
     }
 }
