@@ -25,6 +25,9 @@ _osctl() {
             osctl,man)
                 cmd="osctl__subcmd__man"
                 ;;
+            osctl,migrate)
+                cmd="osctl__subcmd__migrate"
+                ;;
             osctl,reconcile)
                 cmd="osctl__subcmd__reconcile"
                 ;;
@@ -43,6 +46,9 @@ _osctl() {
             osctl__subcmd__help,man)
                 cmd="osctl__subcmd__help__subcmd__man"
                 ;;
+            osctl__subcmd__help,migrate)
+                cmd="osctl__subcmd__help__subcmd__migrate"
+                ;;
             osctl__subcmd__help,reconcile)
                 cmd="osctl__subcmd__help__subcmd__reconcile"
                 ;;
@@ -59,7 +65,7 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile recover completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile migrate recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -111,7 +117,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help)
-            opts="status reconcile recover completions man help"
+            opts="status reconcile migrate recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,6 +159,20 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__migrate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -215,6 +235,40 @@ _osctl() {
                 return 0
             fi
             case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__migrate)
+            opts="-n -q -v -y -h -V --from --to --no-daily --no-overwrite --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -104,6 +104,11 @@ pub enum Command {
     /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
     Reconcile(ReconcileArgs),
 
+    /// Carry the owner's persona and memory (SOUL.md, identity, MEMORY.md with the daily notes,
+    /// KNOWLEDGE.md, USER.md) from one runtime's files into another's, backing up every file it
+    /// replaces. Runtime-only files (AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/) stay.
+    Migrate(MigrateArgs),
+
     /// Restore what interrupted runs left behind, from their journals (every run that changes
     /// the device also does this first).
     Recover,
@@ -123,6 +128,26 @@ pub struct ReconcileArgs {
     /// Run only this step.
     #[arg(long, value_enum, value_name = "STEP")]
     pub only: Option<crate::reconcile::StepName>,
+}
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The runtime whose persona is read.
+    #[arg(long, value_name = "RUNTIME", value_parser = crate::runtime::RuntimeParser)]
+    pub from: crate::runtime::RuntimeId,
+
+    /// The runtime whose persona files are written.
+    #[arg(long, value_name = "RUNTIME", value_parser = crate::runtime::RuntimeParser)]
+    pub to: crate::runtime::RuntimeId,
+
+    /// Leave the daily memory files (`memory/YYYY-MM-DD.md`) out of the destination's MEMORY.md.
+    #[arg(long)]
+    pub no_daily: bool,
+
+    /// Keep a destination SOUL.md that differs (reported as a conflict) instead of backing it up
+    /// and replacing it.
+    #[arg(long)]
+    pub no_overwrite: bool,
 }
 
 #[derive(Debug, Args)]

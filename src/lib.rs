@@ -14,6 +14,7 @@
 //! - [`commands`]: one thin file per subcommand.
 //! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
 //! - [`runtime`]: the six runtimes as data.
+//! - [`persona`]: persona and memory migration between runtimes (hub and spoke).
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes).
@@ -28,6 +29,7 @@ pub mod error;
 pub mod fault;
 pub mod format;
 pub mod output;
+pub mod persona;
 pub mod plan;
 pub mod presync;
 pub mod reconcile;
