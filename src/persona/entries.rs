@@ -56,21 +56,24 @@ pub fn normalize(text: &str) -> String {
     out
 }
 
-/// [`normalize`] into a reused buffer (the merge runs it once per incoming entry).
+/// [`normalize`] into a reused buffer (the merge runs it once per incoming entry). The
+/// whitespace collapsed is ASCII, so this works on bytes and keeps the text valid UTF-8.
 pub fn normalize_into(text: &str, out: &mut String) {
-    out.clear();
+    let mut buf = std::mem::take(out).into_bytes();
+    buf.clear();
     let mut in_space = false;
-    for c in text.trim().chars() {
-        if is_re_space(c) {
+    for &b in text.trim().as_bytes() {
+        if matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | b' ') {
             in_space = true;
         } else {
             if in_space {
-                out.push(' ');
+                buf.push(b' ');
                 in_space = false;
             }
-            out.push(c);
+            buf.push(b);
         }
     }
+    *out = String::from_utf8(buf).expect("only ASCII bytes were dropped or replaced");
 }
 
 /// The entries of a memory or user file (upstream `parseEntriesText`): nothing for a blank
@@ -99,7 +102,9 @@ pub fn extract_markdown_entries(text: &str) -> Vec<String> {
     let mut in_code = false;
     let mut in_comment = false;
 
-    fn prefix(headings: &[String]) -> String {
+    // The context prefix changes only with the headings; computed once per heading.
+    let mut prefix = String::new();
+    fn context(headings: &[String]) -> String {
         let kept: Vec<&str> = headings
             .iter()
             .map(String::as_str)
@@ -107,15 +112,18 @@ pub fn extract_markdown_entries(text: &str) -> Vec<String> {
             .collect();
         kept.join(" > ")
     }
-    fn push(entries: &mut Vec<String>, headings: &[String], content: &str) {
-        let p = prefix(headings);
-        if p.is_empty() {
+    fn push(entries: &mut Vec<String>, prefix: &str, content: &str) {
+        if prefix.is_empty() {
             entries.push(content.to_string());
         } else {
-            entries.push(format!("{p}: {content}"));
+            let mut e = String::with_capacity(prefix.len() + 2 + content.len());
+            e.push_str(prefix);
+            e.push_str(": ");
+            e.push_str(content);
+            entries.push(e);
         }
     }
-    fn flush(entries: &mut Vec<String>, headings: &[String], paragraph: &mut Vec<&str>) {
+    fn flush(entries: &mut Vec<String>, prefix: &str, paragraph: &mut Vec<&str>) {
         if paragraph.is_empty() {
             return;
         }
@@ -127,7 +135,7 @@ pub fn extract_markdown_entries(text: &str) -> Vec<String> {
         paragraph.clear();
         let block = block.trim();
         if !block.is_empty() {
-            push(entries, headings, block);
+            push(entries, prefix, block);
         }
     }
 
@@ -137,7 +145,7 @@ pub fn extract_markdown_entries(text: &str) -> Vec<String> {
 
         if stripped.starts_with("```") {
             in_code = !in_code;
-            flush(&mut entries, &headings, &mut paragraph);
+            flush(&mut entries, &prefix, &mut paragraph);
             continue;
         }
         if in_code {
@@ -148,38 +156,39 @@ pub fn extract_markdown_entries(text: &str) -> Vec<String> {
             if stripped.contains("-->") {
                 in_comment = false;
             }
-            flush(&mut entries, &headings, &mut paragraph);
+            flush(&mut entries, &prefix, &mut paragraph);
             continue;
         }
         if stripped.starts_with("<!--") {
-            flush(&mut entries, &headings, &mut paragraph);
+            flush(&mut entries, &prefix, &mut paragraph);
             if !stripped.contains("-->") {
                 in_comment = true;
             }
             continue;
         }
         if let Some((level, value)) = heading(stripped) {
-            flush(&mut entries, &headings, &mut paragraph);
+            flush(&mut entries, &prefix, &mut paragraph);
             headings.truncate(level - 1);
             headings.push(value.to_string());
+            prefix = context(&headings);
             continue;
         }
         if let Some(content) = bullet(line) {
-            flush(&mut entries, &headings, &mut paragraph);
-            push(&mut entries, &headings, content);
+            flush(&mut entries, &prefix, &mut paragraph);
+            push(&mut entries, &prefix, content);
             continue;
         }
         if stripped.is_empty() {
-            flush(&mut entries, &headings, &mut paragraph);
+            flush(&mut entries, &prefix, &mut paragraph);
             continue;
         }
         if stripped.starts_with('|') && stripped.ends_with('|') {
-            flush(&mut entries, &headings, &mut paragraph);
+            flush(&mut entries, &prefix, &mut paragraph);
             continue;
         }
         paragraph.push(stripped);
     }
-    flush(&mut entries, &headings, &mut paragraph);
+    flush(&mut entries, &prefix, &mut paragraph);
     dedupe(entries)
 }
 

@@ -109,6 +109,11 @@ pub fn set_identity_field(content: &str, field: &str, value: &str) -> String {
             continue;
         };
         let replaced = format!("{}**{field}:** {value}", &lines[i][..at]);
+        if replaced == lines[i] {
+            // Already set: leave the file as it is. (Upstream would still drop a hint line
+            // below it, so a template with two hint lines changed on every run.)
+            return content.to_string();
+        }
         if i + 1 < lines.len() && is_placeholder_line(lines[i + 1]) {
             lines.remove(i + 1);
         }
@@ -208,6 +213,8 @@ mod tests {
         let out = set_identity_field(t, "Name", "Ngân");
         assert_eq!(out, "# IDENTITY.md\n\n- **Name:** Ngân\n- **Vibe:** calm\n");
         assert_eq!(set_identity_field(&out, "Name", "Ngân"), out);
+        let two_hints = "- **Name:** Ngân\n  _(a)_\n  _(b)_\n";
+        assert_eq!(set_identity_field(two_hints, "Name", "Ngân"), two_hints);
         assert_eq!(
             set_identity_field("- **NAME:** old", "Name", "new"),
             "- **Name:** new"

@@ -67,13 +67,36 @@ fn ci_prefix(text: &[u8], word: &[u8]) -> Option<usize> {
 
 /// `text` with each brand of `from`, in order, replaced by `to` (upstream applies one regex
 /// after the other). Borrowed when nothing matched, which is the common case.
+///
+/// One pass first finds which brands occur at all; only those are replaced, in order. That is
+/// the same result: a replacement is a whole word standing between word boundaries and is never
+/// a brand of `from`, so it cannot start or complete a later brand's match.
 pub fn rebrand<'a>(text: &'a str, from: &[Brand], to: &str) -> Cow<'a, str> {
-    if from.is_empty() || !from.iter().any(|&b| find(text.as_bytes(), b, 0).is_some()) {
+    let bytes = text.as_bytes();
+    let mut present = [false; 8];
+    let mut any = false;
+    let mut at = 0;
+    while let Some(start) = next_start(bytes, at) {
+        for (i, brand) in from.iter().enumerate().take(present.len()) {
+            if !present[i]
+                && brand.words().0[0] == bytes[start] | 0x20
+                && brand.match_at(bytes, start).is_some()
+            {
+                present[i] = true;
+                any = true;
+            }
+        }
+        at = start + 1;
+    }
+    if !any {
         return Cow::Borrowed(text);
     }
     let lower_to = to.to_ascii_lowercase();
     let mut current = text.to_string();
-    for &brand in from {
+    for (i, &brand) in from.iter().enumerate() {
+        if !present.get(i).copied().unwrap_or(true) {
+            continue;
+        }
         let bytes = current.as_bytes();
         let mut out = String::with_capacity(current.len());
         let mut copied = 0;
@@ -93,15 +116,35 @@ pub fn rebrand<'a>(text: &'a str, from: &[Brand], to: &str) -> Cow<'a, str> {
     Cow::Owned(current)
 }
 
+/// The next position at or after `from` where a brand could start: one of the brands' first
+/// letters (o, c, m, h, p in any case) after a non-word byte. `b | 0x20` lowercases exactly the
+/// ASCII letters among the bytes it could match.
+fn next_start(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    while at < bytes.len() {
+        if matches!(bytes[at] | 0x20, b'o' | b'c' | b'm' | b'h' | b'p')
+            && (at == 0 || !is_word_byte(bytes[at - 1]))
+        {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
+}
+
 /// The leftmost match of `brand` at or after `from`.
 fn find(text: &[u8], brand: Brand, from: usize) -> Option<(usize, usize)> {
     let first = brand.words().0[0];
-    (from..text.len()).find_map(|at| {
-        if text[at].to_ascii_lowercase() != first || (at > 0 && is_word_byte(text[at - 1])) {
-            return None;
+    let mut at = from;
+    while let Some(start) = next_start(text, at) {
+        if text[start] | 0x20 == first
+            && let Some(len) = brand.match_at(text, start)
+        {
+            return Some((start, len));
         }
-        brand.match_at(text, at).map(|len| (at, len))
-    })
+        at = start + 1;
+    }
+    None
 }
 
 /// Upstream `isLower`: has an ASCII lowercase letter and no ASCII uppercase one.
