@@ -5,8 +5,8 @@
 #   benches/migrate.sh [OSCTL_BINARY] [N]        (default N=10000; needs ~11*N*10 KB of disk)
 #
 # Reports the median wall time over several runs (hyperfine; each run starts from the same tree:
-# the hermes destination is removed before it), the peak RSS (GNU time, max of 3 runs), and the
-# ratio of the 10x run to the 1x run. These are measurements, not pass/fail tests; the README
+# the hermes destination is removed before it), the median CPU time and the peak RSS (GNU time,
+# 3 runs), and the ratio of the 10x run to the 1x run. These are measurements, not pass/fail tests; the README
 # quotes them with the date and machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # make_tree DIR N: an openclaw workspace with N daily files (headings, bullets, paragraphs, a
-# code fence; every entry distinct) and a device config.
+# code fence, a runtime name in one note of each session; every entry distinct) and a device
+# config.
 make_tree() {
   python3 - "$1" "$2" <<'PY'
 import json, os, sys
@@ -46,8 +47,9 @@ for i in range(n):
     lines = [f"# Day {y}-{d:03}", ""]
     for s in range(4):
         lines += [f"## Session {s}", ""]
-        for k in range(14):
-            lines.append(f"- note {i}.{s}.{k}: the owner asked OpenClaw for warm light at {k}:{s}5 and talked about the guitar, the basil and Friday's deadline")
+        for k in range(18):
+            who = "OpenClaw" if k == 0 else "the lamp"  # a runtime name to rebrand, now and then
+            lines.append(f"- note {i}.{s}.{k}: the owner asked {who} for warm light at {k}:{s}5 and talked about the guitar, the basil and Friday's deadline")
         lines += ["", f"A paragraph about day {i} session {s}, which goes on for a while", "and wraps onto a second line before it ends.", ""]
         if s == 2:
             lines += ["```", "brightness --set 40", "```", ""]
@@ -56,14 +58,19 @@ for i in range(n):
 PY
 }
 
-peak_rss_kb() { # max over 3 runs of GNU time's maximum resident set size
-  local root=$1 max=0 kb
+# rss_and_cpu ROOT: "<max peak RSS KiB> <median user+sys s>" over 3 runs of GNU time (the CPU
+# time says what the run cost when other work shares the machine and inflates the wall time).
+rss_and_cpu() {
+  local root=$1 out
   for _ in 1 2 3; do
     rm -rf "$root/root/.hermes"
-    kb=$( /usr/bin/time -f '%M' "$bin" --root "$root" -q migrate --from openclaw --to hermes 2>&1 >/dev/null | tail -n1 )
-    [ "$kb" -gt "$max" ] && max=$kb
-  done
-  echo "$max"
+    out=$( /usr/bin/time -f '%M %U %S' "$bin" --root "$root" -q migrate --from openclaw --to hermes 2>&1 >/dev/null | tail -n1 )
+    echo "$out"
+  done | python3 -c '
+import sys
+runs = [l.split() for l in sys.stdin if l.strip()]
+cpu = sorted(float(u) + float(s) for _, u, s in runs)
+print(max(int(r[0]) for r in runs), "%.2f" % cpu[len(cpu) // 2])'
 }
 
 median_s() { # hyperfine JSON -> median seconds
@@ -72,18 +79,20 @@ median_s() { # hyperfine JSON -> median seconds
 
 echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%F)"
 echo "binary:  $bin"
-printf '| daily files | input | median wall | peak RSS |\n|---|---|---|---|\n'
-declare -A median
+printf '| daily files | input | median wall | median CPU (user+sys) | peak RSS |\n|---|---|---|---|---|\n'
+declare -A median cpus
 for files in "$n" "$((n * 10))"; do
   root=$work/d$files
   make_tree "$root" "$files"
-  size=$(du -sh "$root/root/.openclaw/workspace/memory" | cut -f1)
+  size=$(du -sh --apparent-size "$root/root/.openclaw/workspace/memory" | cut -f1)
   runs=$(( files > n ? 5 : 10 ))
   hyperfine --style none --shell=none --warmup 1 --runs "$runs" \
     --prepare "rm -rf $root/root/.hermes" --export-json "$work/h.json" \
     -- "$bin --root $root -q migrate --from openclaw --to hermes" >/dev/null 2>&1
   median[$files]=$(median_s "$work/h.json")
-  printf '| %s | %s | %s s | %s KiB |\n' "$files" "$size" "${median[$files]}" "$(peak_rss_kb "$root")"
+  read -r rss cpu < <(rss_and_cpu "$root")
+  cpus[$files]=$cpu
+  printf '| %s | %s | %s s | %s s | %s KiB |\n' "$files" "$size" "${median[$files]}" "$cpu" "$rss"
   # Sanity: the run folded daily memory into hermes' MEMORY.md within the limit.
   python3 - "$root/root/.hermes/memories/MEMORY.md" <<'PY'
 import sys
@@ -94,5 +103,5 @@ assert any("note 0.0.0" in e for e in entries), "no daily entry folded"
 PY
   rm -rf "$root"
 done
-python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print("10x input: %.2fx the time" % (b / a))' \
-  "${median[$n]}" "${median[$((n * 10))]}"
+python3 -c 'import sys; w1, w10, c1, c10 = map(float, sys.argv[1:]); print("10x input: %.2fx the wall time, %s the CPU time" % (w10 / w1, "%.2fx" % (c10 / c1) if c1 else "n/a"))' \
+  "${median[$n]}" "${median[$((n * 10))]}" "${cpus[$n]}" "${cpus[$((n * 10))]}"

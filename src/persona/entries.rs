@@ -21,6 +21,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::runtime::EntryFormat;
 
@@ -35,11 +36,13 @@ pub const MEMORY_CHAR_LIMIT: usize = 2200;
 pub const USER_CHAR_LIMIT: usize = 1375;
 
 /// Go regexp's `\s`: `[\t\n\f\r ]`.
+#[inline(always)]
 pub fn is_re_space(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ')
 }
 
 /// Go regexp's ASCII word character (`\w`, and the sides of `\b`).
+#[inline(always)]
 pub fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
@@ -51,35 +54,111 @@ pub fn char_len(s: &str) -> usize {
 
 /// The dedupe key: trimmed, each run of ASCII whitespace collapsed to one space.
 pub fn normalize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    normalize_into(text, &mut out);
+    normalized(text).into_owned()
+}
+
+/// [`normalize`], borrowing when the trimmed text already is its own key (most entries are:
+/// one line, single spaces), so a large merge copies little.
+pub fn normalized(text: &str) -> Cow<'_, str> {
+    let t = text.trim();
+    let mut prev_space = false;
+    for &b in t.as_bytes() {
+        match b {
+            b' ' if prev_space => return Cow::Owned(collapse(t)),
+            b' ' => prev_space = true,
+            b'\t' | b'\n' | 0x0c | b'\r' => return Cow::Owned(collapse(t)),
+            _ => prev_space = false,
+        }
+    }
+    Cow::Borrowed(t)
+}
+
+fn collapse(trimmed: &str) -> String {
+    let mut out = String::with_capacity(trimmed.len());
+    normalize_into(trimmed, &mut out);
     out
 }
 
 /// [`normalize`] into a reused buffer (the merge runs it once per incoming entry). The
-/// whitespace collapsed is ASCII, so this works on bytes and keeps the text valid UTF-8.
+/// whitespace collapsed is ASCII, so this works on bytes (copying runs, not bytes: it is on the
+/// path of every daily entry) and keeps the text valid UTF-8.
 pub fn normalize_into(text: &str, out: &mut String) {
     let mut buf = std::mem::take(out).into_bytes();
     buf.clear();
-    let mut in_space = false;
-    for &b in text.trim().as_bytes() {
-        if matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | b' ') {
-            in_space = true;
-        } else {
-            if in_space {
-                buf.push(b' ');
-                in_space = false;
-            }
-            buf.push(b);
+    let bytes = text.trim().as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        while i < bytes.len() && !is_re_space_byte(bytes[i]) {
+            i += 1;
+        }
+        if !buf.is_empty() {
+            buf.push(b' ');
+        }
+        buf.extend_from_slice(&bytes[start..i]);
+        while i < bytes.len() && is_re_space_byte(bytes[i]) {
+            i += 1;
         }
     }
     *out = String::from_utf8(buf).expect("only ASCII bytes were dropped or replaced");
+}
+
+/// [`is_re_space`] on a byte.
+#[inline(always)]
+fn is_re_space_byte(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | b' ')
+}
+
+/// A set of dedupe keys with a cheap hash. The keys are the device's own text, not input an
+/// attacker chooses to collide, so SipHash's protection buys nothing here, and hashing every
+/// daily entry is a good part of a large migration's time.
+pub type KeySet = HashSet<String, BuildHasherDefault<KeyHasher>>;
+
+/// FNV-1a over 8-byte words (the key's bytes, then its length).
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            h ^= u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3).rotate_left(23);
+        }
+        for &b in chunks.remainder() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+
+    fn finish(&self) -> u64 {
+        // A final mix, so that the low bits the table uses depend on every byte.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ (h >> 33)
+    }
 }
 
 /// The entries of a memory or user file (upstream `parseEntriesText`): nothing for a blank
 /// text; the `§`-separated parts when the text holds the separator (not deduplicated, as
 /// upstream); else the flattened Markdown, deduplicated.
 pub fn parse_entries(text: &str) -> Vec<String> {
+    parse_entries_scanned(text)
+        .into_iter()
+        .map(|(e, _)| e)
+        .collect()
+}
+
+/// [`parse_entries`], with what one pass over each entry found ([`Scan`]), so the merge of
+/// thousands of daily files need not look at every entry again.
+pub fn parse_entries_scanned(text: &str) -> Vec<(String, Scan)> {
     if text.trim().is_empty() {
         return Vec::new();
     }
@@ -88,14 +167,83 @@ pub fn parse_entries(text: &str) -> Vec<String> {
             .split(DELIMITER)
             .map(str::trim)
             .filter(|p| !p.is_empty())
-            .map(str::to_string)
+            .map(|p| (p.to_string(), scan(p)))
             .collect();
     }
-    extract_markdown_entries(text)
+    dedupe_scanned(markdown_entries(text))
 }
 
-/// Flattens Markdown into entries (upstream `extractMarkdownEntries`).
+/// Flattens Markdown into entries (upstream `extractMarkdownEntries`), deduplicated.
 pub fn extract_markdown_entries(text: &str) -> Vec<String> {
+    dedupe(markdown_entries(text))
+}
+
+/// What one pass over a trimmed entry found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scan {
+    /// The entry is its own dedupe key (no ASCII whitespace but single spaces; so one line).
+    pub clean: bool,
+    /// A word starts with a brand's first two letters: the entry may need rebranding (when
+    /// false, it certainly does not).
+    pub branded: bool,
+}
+
+const C_WORD: u8 = 1;
+const C_BRAND: u8 = 2;
+const C_BREAK: u8 = 4;
+const C_SPACE: u8 = 8;
+
+/// Byte classes for [`scan`]: word bytes, brand first letters, the whitespace that is not a
+/// plain space, and the space.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            t[i] = C_WORD;
+        }
+        if super::rebrand::is_brand_first(b) {
+            t[i] |= C_BRAND;
+        }
+        if matches!(b, b'\t' | b'\n' | 0x0c | b'\r') {
+            t[i] = C_BREAK;
+        }
+        if b == b' ' {
+            t[i] = C_SPACE;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// One pass over a trimmed entry (a table lookup per byte): whether it is its own dedupe key,
+/// and whether a word in it starts with a brand's first two letters.
+pub fn scan(entry: &str) -> Scan {
+    let bytes = entry.as_bytes();
+    let mut dirty = 0u8;
+    let mut branded = false;
+    let mut prev = 0u8;
+    for (i, &b) in bytes.iter().enumerate() {
+        let c = CLASS[b as usize];
+        dirty |= (c & C_BREAK) | (c & prev & C_SPACE);
+        if c & C_BRAND != 0
+            && prev & C_WORD == 0
+            && i + 1 < bytes.len()
+            && super::rebrand::may_start_brand(b, bytes[i + 1])
+        {
+            branded = true;
+        }
+        prev = c;
+    }
+    Scan {
+        clean: dirty == 0,
+        branded,
+    }
+}
+
+/// The Markdown entries before dedupe.
+fn markdown_entries(text: &str) -> Vec<String> {
     let mut entries: Vec<String> = Vec::new();
     let mut headings: Vec<String> = Vec::new();
     let mut paragraph: Vec<&str> = Vec::new();
@@ -140,8 +288,8 @@ pub fn extract_markdown_entries(text: &str) -> Vec<String> {
     }
 
     for raw in text.split('\n') {
-        let line = raw.trim_end_matches([' ', '\t', '\r']);
-        let stripped = line.trim();
+        let line = trim_end_ascii(raw, b" \t\r");
+        let stripped = trim(line);
 
         if stripped.starts_with("```") {
             in_code = !in_code;
@@ -189,7 +337,7 @@ pub fn extract_markdown_entries(text: &str) -> Vec<String> {
         paragraph.push(stripped);
     }
     flush(&mut entries, &prefix, &mut paragraph);
-    dedupe(entries)
+    entries
 }
 
 /// `^(#{1,6})\s+(.*\S)\s*$` on a trimmed line: the level and the trimmed title.
@@ -210,28 +358,60 @@ fn heading(stripped: &str) -> Option<(usize, &str)> {
 }
 
 /// `^\s*(?:[-*]|\d+\.)\s+(.*\S)\s*$` on a line (trailing spaces, tabs and CRs already cut): the
-/// trimmed content.
+/// trimmed content. Byte offsets are safe: every byte skipped is ASCII.
 fn bullet(line: &str) -> Option<&str> {
-    let s = line.trim_start_matches(is_re_space);
-    let after_marker = if let Some(r) = s.strip_prefix(['-', '*']) {
-        r
-    } else {
-        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            return None;
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() && is_re_space_byte(b[i]) {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'-' | b'*') => i += 1,
+        Some(c) if c.is_ascii_digit() => {
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if b.get(i) != Some(&b'.') {
+                return None;
+            }
+            i += 1;
         }
-        s[digits..].strip_prefix('.')?
-    };
-    if !after_marker.starts_with(is_re_space) {
+        _ => return None,
+    }
+    if !b.get(i).is_some_and(|&c| is_re_space_byte(c)) {
         return None;
     }
-    let content = after_marker
-        .trim_start_matches(is_re_space)
-        .trim_end_matches(is_re_space);
-    if content.is_empty() {
+    while i < b.len() && is_re_space_byte(b[i]) {
+        i += 1;
+    }
+    let mut end = b.len();
+    while end > i && is_re_space_byte(b[end - 1]) {
+        end -= 1;
+    }
+    if end == i {
         return None;
     }
-    Some(content.trim())
+    Some(trim(&line[i..end]))
+}
+
+/// `s` without trailing bytes from `set` (ASCII).
+fn trim_end_ascii<'t>(s: &'t str, set: &[u8]) -> &'t str {
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while end > 0 && set.contains(&b[end - 1]) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// `str::trim` (Go's `TrimSpace`), with a fast path for the common line that starts and ends
+/// with a visible ASCII character.
+#[inline]
+pub fn trim(s: &str) -> &str {
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(&f), Some(&l)) if f.is_ascii_graphic() && l.is_ascii_graphic() => s,
+        _ => s.trim(),
+    }
 }
 
 /// `(?i)\b(MEMORY|USER|SOUL|AGENTS|TOOLS|IDENTITY)\.md\b`: a heading that names a persona file
@@ -259,29 +439,51 @@ fn names_persona_file(heading: &str) -> bool {
 
 /// Drops blank and normalise-equal duplicates, keeping the first (trimmed) of each.
 pub fn dedupe(entries: Vec<String>) -> Vec<String> {
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut out = Vec::with_capacity(entries.len());
-    for e in entries {
-        let key = normalize(&e);
-        if key.is_empty() || !seen.insert(key) {
-            continue;
-        }
-        let trimmed = e.trim();
-        out.push(if trimmed.len() == e.len() {
-            e
-        } else {
-            trimmed.to_string()
-        });
-    }
-    out
+    dedupe_scanned(entries)
+        .into_iter()
+        .map(|(e, _)| e)
+        .collect()
+}
+
+fn dedupe_scanned(entries: Vec<String>) -> Vec<(String, Scan)> {
+    let scans: Vec<Option<Scan>> = {
+        let mut seen: HashSet<Cow<'_, str>, BuildHasherDefault<KeyHasher>> =
+            HashSet::with_capacity_and_hasher(entries.len(), BuildHasherDefault::default());
+        entries
+            .iter()
+            .map(|e| {
+                let t = trim(e);
+                let sc = scan(t);
+                let key = if sc.clean {
+                    Cow::Borrowed(t)
+                } else {
+                    normalized(t)
+                };
+                (!key.is_empty() && seen.insert(key)).then_some(sc)
+            })
+            .collect()
+    };
+    entries
+        .into_iter()
+        .zip(scans)
+        .filter_map(|(e, sc)| {
+            let sc = sc?;
+            let t = trim(&e);
+            Some((if t.len() == e.len() { e } else { t.to_string() }, sc))
+        })
+        .collect()
 }
 
 /// An entry in the form it is written in for `format`, such that reading the file back gives
 /// the entry unchanged (see the module doc). Its [`normalize`] key is the original's.
 pub fn canonical(entry: &str, format: EntryFormat) -> Cow<'_, str> {
     let e = entry.trim();
+    if !e.contains('\n') {
+        // One line: nothing to flatten, whatever the format (the common case).
+        return Cow::Borrowed(e);
+    }
     let flatten = match format {
-        EntryFormat::Bullets => e.contains('\n'),
+        EntryFormat::Bullets => true,
         // A part that holds the separator, or ends in a `§` line that would merge with the next
         // separator, would split differently when read back.
         EntryFormat::Sections => e.contains(DELIMITER) || e.ends_with("\n§"),
@@ -360,24 +562,24 @@ pub struct Merger {
     format: EntryFormat,
     limit: usize,
     entries: Vec<String>,
-    seen: HashSet<String>,
+    seen: KeySet,
     /// Code points of the entries joined by the separator.
     len: usize,
     stats: MergeStats,
-    key: String,
 }
 
 impl Merger {
     /// Starts from the destination's entries (made canonical here).
     pub fn new(existing: Vec<String>, format: EntryFormat, limit: usize) -> Merger {
         let entries = canonical_list(existing, format);
-        let mut seen = HashSet::with_capacity(entries.len() * 2);
+        let mut seen = KeySet::default();
         for e in &entries {
             let k = normalize(e);
             if !k.is_empty() {
                 seen.insert(k);
             }
         }
+        // (The existing entries are few: what fits the limit, or the destination file.)
         let len = if entries.is_empty() {
             0
         } else {
@@ -394,7 +596,6 @@ impl Merger {
             entries,
             seen,
             len,
-            key: String::new(),
         }
     }
 
@@ -406,16 +607,30 @@ impl Merger {
     /// Offers one incoming entry.
     pub fn offer(&mut self, entry: &str) {
         let e = canonical(entry, self.format);
-        normalize_into(&e, &mut self.key);
-        if self.key.is_empty() {
+        let key = normalized(&e);
+        self.consider(&e, &key);
+    }
+
+    /// Offers an entry that [`scan`] found `clean` (trimmed, one line, its own key), which is
+    /// also its canonical form, without looking at it again; other entries go to [`Self::offer`].
+    pub fn offer_scanned(&mut self, entry: &str, clean: bool) {
+        if clean {
+            self.consider(entry, entry);
+        } else {
+            self.offer(entry);
+        }
+    }
+
+    fn consider(&mut self, e: &str, key: &str) {
+        if key.is_empty() {
             return;
         }
         self.stats.incoming += 1;
-        if self.seen.contains(self.key.as_str()) {
+        if self.seen.contains(key) {
             self.stats.duplicates += 1;
             return;
         }
-        let n = char_len(&e);
+        let n = char_len(e);
         let candidate = if self.entries.is_empty() {
             n
         } else {
@@ -425,8 +640,8 @@ impl Merger {
             self.stats.overflowed += 1;
             return;
         }
-        self.entries.push(e.into_owned());
-        self.seen.insert(std::mem::take(&mut self.key));
+        self.entries.push(e.to_string());
+        self.seen.insert(key.to_string());
         self.len = candidate;
         self.stats.added += 1;
     }

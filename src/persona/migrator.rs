@@ -13,7 +13,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-use super::entries::{Merger, canonical, canonical_list, parse_entries, serialize};
+use super::entries::{
+    Merger, canonical, canonical_list, parse_entries, parse_entries_scanned, serialize,
+};
 use super::identity::{self, CARD_HEADING, IdentityField};
 use super::rebrand::rebrand;
 use super::report::{Item, ItemStatus};
@@ -304,10 +306,27 @@ impl<'d, 'a> Migrator<'d, 'a> {
 
     /// Offers each entry of the daily files, one file at a time.
     pub fn offer_daily(&self, files: &[DevPath], merger: &mut Merger) -> Result<()> {
+        // A draft without pending file changes reads what the rooted filesystem reads; going to
+        // it directly resolves each path once instead of twice (stat, then read), which counts
+        // with thousands of daily files. This migration's own writes are staged, not drafted.
+        let direct = !self.draft.has_file_changes();
         for path in files {
-            if let Some(text) = self.draft.read_text(path)? {
-                for e in parse_entries(&text) {
-                    merger.offer(&self.rebrand(&e));
+            let text = if direct {
+                // A folder named `*.md` is an error for the filesystem and absent for the draft
+                // (skipped, as upstream skips it); the draft also re-raises a real error.
+                match self.draft.fs().read_text(path) {
+                    Ok(text) => text,
+                    Err(_) => self.draft.read_text(path)?,
+                }
+            } else {
+                self.draft.read_text(path)?
+            };
+            if let Some(text) = text {
+                for (e, scan) in parse_entries_scanned(&text) {
+                    match scan.branded.then(|| self.rebrand(&e)) {
+                        Some(Cow::Owned(rebranded)) => merger.offer(&rebranded),
+                        _ => merger.offer_scanned(&e, scan.clean),
+                    }
                 }
             }
         }

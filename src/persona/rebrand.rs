@@ -28,6 +28,7 @@ pub enum Brand {
 
 impl Brand {
     /// The words of the pattern; two words may be joined by one ASCII space or `-`, or nothing.
+    #[inline(always)]
     fn words(self) -> (&'static [u8], Option<&'static [u8]>) {
         match self {
             Brand::OpenClaw => (b"open", Some(b"claw")),
@@ -60,6 +61,7 @@ impl Brand {
 }
 
 /// Length of `word` (lowercase ASCII) when `text` starts with it in any ASCII case.
+#[inline(always)]
 fn ci_prefix(text: &[u8], word: &[u8]) -> Option<usize> {
     (text.len() >= word.len() && text[..word.len()].eq_ignore_ascii_case(word))
         .then_some(word.len())
@@ -117,13 +119,12 @@ pub fn rebrand<'a>(text: &'a str, from: &[Brand], to: &str) -> Cow<'a, str> {
 }
 
 /// The next position at or after `from` where a brand could start: one of the brands' first
-/// letters (o, c, m, h, p in any case) after a non-word byte. `b | 0x20` lowercases exactly the
-/// ASCII letters among the bytes it could match.
+/// letters (o, c, m, h, p in any case) after a non-word byte.
+#[inline(always)]
 fn next_start(bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
     while at < bytes.len() {
-        if matches!(bytes[at] | 0x20, b'o' | b'c' | b'm' | b'h' | b'p')
-            && (at == 0 || !is_word_byte(bytes[at - 1]))
+        if CLASS[bytes[at] as usize] == START && (at == 0 || CLASS[bytes[at - 1] as usize] == OTHER)
         {
             return Some(at);
         }
@@ -131,6 +132,43 @@ fn next_start(bytes: &[u8], from: usize) -> Option<usize> {
     }
     None
 }
+
+/// Whether a byte is the first letter of a brand (o, c, m, h, p in any case).
+pub const fn is_brand_first(b: u8) -> bool {
+    matches!(b.to_ascii_lowercase(), b'o' | b'c' | b'm' | b'h' | b'p')
+}
+
+/// Whether two bytes start a brand (`op`, `cl`, `co`, `mo`, `he`, `pi` in any case): a cheap
+/// test that rules out almost every word.
+#[inline(always)]
+pub fn may_start_brand(a: u8, b: u8) -> bool {
+    matches!(
+        [a | 0x20, b | 0x20],
+        [b'o', b'p'] | [b'c', b'l'] | [b'c', b'o'] | [b'm', b'o'] | [b'h', b'e'] | [b'p', b'i']
+    )
+}
+
+const OTHER: u8 = 0;
+const WORD: u8 = 1;
+const START: u8 = 2;
+
+/// Byte classes: `OTHER` (not a word byte), `WORD` (ASCII word byte), `START` (a word byte that
+/// starts a brand). A table, because this runs on every byte of every daily entry.
+static CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] = WORD;
+        }
+        if is_brand_first(c) {
+            t[b] = START;
+        }
+        b += 1;
+    }
+    t
+};
 
 /// The leftmost match of `brand` at or after `from`.
 fn find(text: &[u8], brand: Brand, from: usize) -> Option<(usize, usize)> {
