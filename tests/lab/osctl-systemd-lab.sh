@@ -11,6 +11,7 @@
 #   osctl-systemd-lab.sh down NAME              # clean poweroff + cleanup (forced after 30 s); idempotent
 #   osctl-systemd-lab.sh gc                     # down every it-<pid>-<n> container whose <pid> is gone
 #   osctl-systemd-lab.sh status                 # print lab dir, rootfs state and running containers
+#   osctl-systemd-lab.sh check                  # rc 0 if `up` can work here (root, nspawn, rootfs), else why
 #   osctl-systemd-lab.sh selftest               # build, boot two, check units + isolation, tear down
 #
 # Needs root. `build` installs the Debian packages systemd-container and mmdebstrap
@@ -206,6 +207,16 @@ status() {
   done
 }
 
+check() {
+  [ "$(id -u)" = 0 ] || { echo "not root"; return 1; }
+  local b
+  for b in systemd-nspawn nsenter setsid; do
+    command -v "$b" >/dev/null || { echo "$b not found (apt-get install --no-install-recommends systemd-container)"; return 1; }
+  done
+  built || { echo "rootfs missing or stale in $ROOT (run: $SELF build)"; return 1; }
+  echo "ok: $ROOT"
+}
+
 selftest() {
   local t0 a b n r
   t0=$(now_ms); build; echo "build: $(since "$t0")s"
@@ -242,6 +253,7 @@ case $cmd in
   down) [ $# -eq 1 ] || die "usage: down NAME"; need_root; down "$1" ;;
   gc) need_root; gc ;;
   status) status ;;
+  check) check ;;
   selftest) need_root; selftest ;;
-  *) sed -n '2,17p' "$0"; exit 2 ;;
+  *) sed -n '2,18p' "$0"; exit 2 ;;
 esac
