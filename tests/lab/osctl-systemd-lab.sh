@@ -18,7 +18,7 @@
 # (--no-install-recommends) when they are missing. Env knobs:
 #   OSCTL_LAB_DIR     cache + state dir (default ~/.cache/osctl-systemd-lab)
 #   OSCTL_LAB_SUITE   Debian suite of the rootfs (default bookworm)
-#   OSCTL_LAB_MIRROR  Debian mirror (default http://deb.debian.org/debian)
+#   OSCTL_LAB_MIRROR  Debian mirror URL (default: mmdebstrap's own default mirror)
 #
 # Design (see tests/lab/README.md): --register=no --keep-unit (no host systemd, machined or
 # D-Bus needed), --volatile=overlay (template stays read-only, writes go to a tmpfs that
@@ -29,7 +29,7 @@ set -euo pipefail
 
 LAB=${OSCTL_LAB_DIR:-$HOME/.cache/osctl-systemd-lab}
 SUITE=${OSCTL_LAB_SUITE:-bookworm}
-MIRROR=${OSCTL_LAB_MIRROR:-http://deb.debian.org/debian}
+MIRROR=${OSCTL_LAB_MIRROR:-}
 ROOT=$LAB/rootfs-$SUITE          # read-only template, shared by every container
 STATE=$LAB/run                   # NAME.pid (nspawn), NAME.leader, NAME.log
 PKGS=systemd,systemd-sysv,dbus
@@ -78,7 +78,7 @@ build() {
   mmdebstrap --variant=apt --include="$PKGS" \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
-    "$SUITE" "$ROOT.tmp" "$MIRROR"
+    "$SUITE" "$ROOT.tmp" ${MIRROR:+"$MIRROR"}
   rm -f "$ROOT.tmp/etc/hostname"          # hostname = nspawn's --machine=NAME
   : > "$ROOT.tmp/etc/machine-id"          # empty => fresh id per boot (v252: not "first boot")
   for m in "${MASK[@]}"; do ln -sf /dev/null "$ROOT.tmp/etc/systemd/system/$m"; done
