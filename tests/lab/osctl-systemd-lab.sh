@@ -36,7 +36,7 @@ PKGS=systemd,systemd-sysv,dbus
 MASK=(systemd-firstboot.service console-getty.service getty@tty1.service
       apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer
       e2scrub_all.timer fstrim.timer systemd-timesyncd.service)
-RECIPE="v1 $SUITE $PKGS ${MASK[*]}"   # bump v1 to force a rebuild
+RECIPE="v2 $SUITE $PKGS ${MASK[*]}"   # bump v2 to force a rebuild
 INPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 SELF=$(readlink -f "$0")
 
