@@ -4,11 +4,12 @@
 # The host's PID 1 need not be systemd; nothing here starts or stops a host service,
 # and the host's root filesystem is never booted.
 #
-#   osctl-systemd-lab.sh build                  # cached rootfs (cold ~30 s, cached ~0.01 s)
+#   osctl-systemd-lab.sh build                  # cached rootfs (cold ~1-4 min, cached ~0.01 s)
 #   osctl-systemd-lab.sh up NAME [nspawn-args]  # boot; returns once systemctl answers
 #   osctl-systemd-lab.sh leader NAME            # host PID of the container's systemd
 #   osctl-systemd-lab.sh exec NAME CMD...       # run CMD inside (nsenter, clean env, rc propagates)
 #   osctl-systemd-lab.sh down NAME              # clean poweroff + cleanup (forced after 30 s); idempotent
+#                                               # (NAME.log in the state dir is kept only after a forced kill)
 #   osctl-systemd-lab.sh gc                     # down every it-<pid>-<n> container whose <pid> is gone
 #   osctl-systemd-lab.sh status                 # print lab dir, rootfs state and running containers
 #   osctl-systemd-lab.sh check                  # rc 0 if `up` can work here (root, nspawn, rootfs), else why
@@ -154,7 +155,7 @@ in_exec() {
 }
 
 down() {
-  local name=$1 ns d t0 busy=""
+  local name=$1 ns d t0 busy="" forced=0
   check_name "$name"
   t0=$(now_ms)
   ns=$(cat "$STATE/$name.pid" 2>/dev/null || true)
@@ -163,7 +164,8 @@ down() {
   if [ -n "$ns" ] && alive "$ns"; then
     kill -TERM "$ns"                      # nspawn forwards it as SIGRTMIN+3 => clean halt
     for _ in $(seq 300); do alive "$ns" || break; sleep 0.1; done
-    if alive "$ns"; then    # wedged: kill everything in its cgroups
+    if alive "$ns"; then    # wedged: kill everything in its cgroups; keep NAME.log for a post-mortem
+      forced=1
       for d in $(cg_dirs "$name"); do if [ -e "$d/cgroup.kill" ]; then echo 1 > "$d/cgroup.kill"; fi; done
       kill -KILL "$ns" 2>/dev/null || true
       for _ in $(seq 50); do alive "$ns" || break; sleep 0.1; done
@@ -182,6 +184,7 @@ down() {
   if [ -n "$busy" ]; then echo "osctl-systemd-lab: warning: cgroup $busy still busy" >&2; fi
   rmdir "/run/systemd/nspawn/propagate/$name" 2>/dev/null || true   # left behind after a forced kill
   rm -f "$STATE/$name.pid" "$STATE/$name.leader"
+  if [ "$forced" = 0 ]; then rm -f "$STATE/$name.log"; fi
   echo "$name down in $(since "$t0")s"
 }
 
@@ -255,5 +258,5 @@ case $cmd in
   status) status ;;
   check) check ;;
   selftest) need_root; selftest ;;
-  *) sed -n '2,18p' "$0"; exit 2 ;;
+  *) sed -n '2,19p' "$0"; exit 2 ;;
 esac
