@@ -36,6 +36,7 @@ pub mod dotenv;
 pub mod json;
 pub mod mdblock;
 pub mod toml;
+pub mod yaml;
 
 /// 1-based line and column (in characters) of `offset` in `text`.
 ///
