@@ -44,6 +44,7 @@ use crate::error::{Error, Result};
 /// A YAML document being edited in place.
 pub struct YamlDoc {
     file: YamlFile,
+    editor: Editor,
     /// The document as serde-saphyr reads the current text.
     value: Value,
     origin: String,
@@ -71,6 +72,9 @@ impl YamlDoc {
         let file = edit_tree(text, origin)?;
         Ok(YamlDoc {
             file,
+            editor: Editor {
+                seq_indent: sequence_indent(text),
+            },
             value,
             origin: origin.to_string(),
         })
@@ -80,6 +84,7 @@ impl YamlDoc {
     pub fn new_empty() -> YamlDoc {
         YamlDoc {
             file: YamlFile::parse("").tree(),
+            editor: Editor { seq_indent: 2 },
             value: Value::Null,
             origin: String::new(),
         }
@@ -228,9 +233,10 @@ impl YamlDoc {
                     let Value::Object(map) = value else {
                         return Err(self.refused(path, "the document root stays a mapping"));
                     };
-                    update_mapping(&m, map, mode, Some(&self.value))
+                    self.editor.update_mapping(&m, map, mode, Some(&self.value))
                 } else {
-                    set_in_mapping(&m, path, value, mode, Some(&self.value))
+                    self.editor
+                        .set_in_mapping(&m, path, value, mode, Some(&self.value))
                 }
             }
             // An empty document: every top-level key of the result is new.
@@ -239,7 +245,7 @@ impl YamlDoc {
                     return Err(self.refused(path, "the document root stays a mapping"));
                 };
                 for (key, sub) in map {
-                    let node = NewNode::of(sub)?;
+                    let node = NewNode::of(&self.editor, sub)?;
                     if !node.set_in_file(&self.file, key) {
                         return Err(self.refused(path, "the document has no mapping to add to"));
                     }
@@ -448,98 +454,187 @@ fn find_entry(m: &Mapping, key: &str) -> Option<MappingEntry> {
     })
 }
 
-fn set_in_mapping(
-    m: &Mapping,
-    path: &[&str],
-    value: &Value,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    let (key, rest) = path.split_first().expect("a non-empty path");
-    let current_child = current.and_then(|c| c.get(*key));
-    let entry = find_entry(m, key);
-    if rest.is_empty() {
-        return set_entry(m, entry, key, value, mode, current_child);
-    }
-    if let Some(entry) = &entry {
-        match entry.value_node().filter(|n| !is_empty_flow(n)) {
-            Some(YamlNode::Mapping(child)) => {
-                return set_in_mapping(&child, rest, value, mode, current_child);
-            }
-            Some(YamlNode::Sequence(seq)) if parse_index(rest[0]).is_some() => {
-                return set_in_sequence(&seq, rest, value, mode, current_child);
-            }
-            _ => {}
-        }
-    }
-    // Missing, a scalar, an alias, an empty `{}` / `[]` placeholder or the other kind of
-    // collection: write the whole new value.
-    let mut child = current_child.cloned().unwrap_or(Value::Null);
-    apply(&mut child, rest, value, mode).map_err(|why| Error::input("invalid_value", why))?;
-    set_entry(m, entry, key, &child, Mode::Replace, current_child)
+/// How new nodes are laid out, from the style of the file being edited.
+#[derive(Clone, Copy)]
+struct Editor {
+    /// Columns from a mapping key to the `-` of its block sequence: 0 (`key:\n- a`, as PyYAML
+    /// writes) or 2 (`key:\n  - a`).
+    seq_indent: usize,
 }
 
-fn set_in_sequence(
-    seq: &Sequence,
-    path: &[&str],
-    value: &Value,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    let (step, rest) = path.split_first().expect("a non-empty path");
-    let index = parse_index(step).expect("an index step");
-    let current_item = current.and_then(|c| c.get(index));
-    if index >= seq.len() {
-        let mut item = Value::Null;
-        apply(&mut item, rest, value, mode).map_err(|why| Error::input("invalid_value", why))?;
-        NewNode::of(&item)?.push_to(seq);
-        return Ok(());
-    }
-    if rest.is_empty() {
-        return set_item(seq, index, value, mode, current_item);
-    }
-    match seq.get(index).filter(|n| !is_empty_flow(n)) {
-        Some(YamlNode::Mapping(m)) => set_in_mapping(&m, rest, value, mode, current_item),
-        Some(YamlNode::Sequence(s)) if parse_index(rest[0]).is_some() => {
-            set_in_sequence(&s, rest, value, mode, current_item)
+impl Editor {
+    fn set_in_mapping(
+        &self,
+        m: &Mapping,
+        path: &[&str],
+        value: &Value,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        let (key, rest) = path.split_first().expect("a non-empty path");
+        let current_child = current.and_then(|c| c.get(*key));
+        let entry = find_entry(m, key);
+        if rest.is_empty() {
+            return self.set_entry(m, entry, key, value, mode, current_child);
         }
-        _ => {
-            let mut item = current_item.cloned().unwrap_or(Value::Null);
+        if let Some(entry) = &entry {
+            match entry.value_node().filter(|n| !is_empty_flow(n)) {
+                Some(YamlNode::Mapping(child)) => {
+                    return self.set_in_mapping(&child, rest, value, mode, current_child);
+                }
+                Some(YamlNode::Sequence(seq)) if parse_index(rest[0]).is_some() => {
+                    return self.set_in_sequence(&seq, rest, value, mode, current_child);
+                }
+                _ => {}
+            }
+        }
+        // Missing, a scalar, an alias, an empty `{}` / `[]` placeholder or the other kind of
+        // collection: write the whole new value.
+        let mut child = current_child.cloned().unwrap_or(Value::Null);
+        apply(&mut child, rest, value, mode).map_err(|why| Error::input("invalid_value", why))?;
+        self.set_entry(m, entry, key, &child, Mode::Replace, current_child)
+    }
+
+    fn set_in_sequence(
+        &self,
+        seq: &Sequence,
+        path: &[&str],
+        value: &Value,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        let (step, rest) = path.split_first().expect("a non-empty path");
+        let index = parse_index(step).expect("an index step");
+        let current_item = current.and_then(|c| c.get(index));
+        if index >= seq.len() {
+            let mut item = Value::Null;
             apply(&mut item, rest, value, mode)
                 .map_err(|why| Error::input("invalid_value", why))?;
-            set_item(seq, index, &item, Mode::Replace, current_item)
+            NewNode::of(self, &item)?.push_to(seq);
+            return Ok(());
+        }
+        if rest.is_empty() {
+            return self.set_item(seq, index, value, mode, current_item);
+        }
+        match seq.get(index).filter(|n| !is_empty_flow(n)) {
+            Some(YamlNode::Mapping(m)) => self.set_in_mapping(&m, rest, value, mode, current_item),
+            Some(YamlNode::Sequence(s)) if parse_index(rest[0]).is_some() => {
+                self.set_in_sequence(&s, rest, value, mode, current_item)
+            }
+            _ => {
+                let mut item = current_item.cloned().unwrap_or(Value::Null);
+                apply(&mut item, rest, value, mode)
+                    .map_err(|why| Error::input("invalid_value", why))?;
+                self.set_item(seq, index, &item, Mode::Replace, current_item)
+            }
         }
     }
-}
 
-/// Sets `key` of `m` (its `entry`, if present) to `value`, editing the old value in place where
-/// the shapes agree.
-fn set_entry(
-    m: &Mapping,
-    entry: Option<MappingEntry>,
-    key: &str,
-    value: &Value,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    let Some(entry) = entry else {
-        NewNode::of(value)?.set_in_mapping(m, key);
-        return Ok(());
-    };
-    if mode == Mode::Replace && current == Some(value) {
-        return Ok(());
+    /// Sets `key` of `m` (its `entry`, if present) to `value`, editing the old value in place where
+    /// the shapes agree.
+    fn set_entry(
+        &self,
+        m: &Mapping,
+        entry: Option<MappingEntry>,
+        key: &str,
+        value: &Value,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        let Some(entry) = entry else {
+            NewNode::of(self, value)?.set_in_mapping(m, key);
+            return Ok(());
+        };
+        if mode == Mode::Replace && current == Some(value) {
+            return Ok(());
+        }
+        match (entry.value_node().filter(|n| !is_empty_flow(n)), value) {
+            (Some(YamlNode::Mapping(old)), Value::Object(map)) => {
+                self.update_mapping(&old, map, mode, current)
+            }
+            (Some(YamlNode::Sequence(old)), Value::Array(items)) => {
+                self.update_sequence(&old, items, current)
+            }
+            (old, _) => {
+                let old = old.as_ref().and_then(|n| n.as_scalar());
+                NewNode::of_replacing(self, value, old)?.replace_in_mapping(m, &entry);
+                Ok(())
+            }
+        }
     }
-    match (entry.value_node().filter(|n| !is_empty_flow(n)), value) {
-        (Some(YamlNode::Mapping(old)), Value::Object(map)) => {
-            update_mapping(&old, map, mode, current)
+
+    /// Makes the mapping `m` (whose value is `current`) hold `map`.
+    fn update_mapping(
+        &self,
+        m: &Mapping,
+        map: &Map<String, Value>,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        if mode == Mode::Replace {
+            let old_keys: Vec<String> = match current {
+                Some(Value::Object(old)) => old.keys().cloned().collect(),
+                _ => Vec::new(),
+            };
+            for key in old_keys.iter().filter(|k| !map.contains_key(*k)) {
+                if let Some(k) = find_entry(m, key).and_then(|e| e.key_node()) {
+                    m.remove(&k);
+                }
+            }
         }
-        (Some(YamlNode::Sequence(old)), Value::Array(items)) => {
-            update_sequence(&old, items, current)
+        for (key, sub) in map {
+            let current_child = current.and_then(|c| c.get(key));
+            if current_child == Some(sub) {
+                continue;
+            }
+            self.set_entry(m, find_entry(m, key), key, sub, mode, current_child)?;
         }
-        (old, _) => {
-            let old = old.as_ref().and_then(|n| n.as_scalar());
-            NewNode::of_replacing(value, old)?.replace_in_mapping(m, &entry);
-            Ok(())
+        Ok(())
+    }
+
+    /// Makes the sequence `seq` (whose value is `current`) hold `items`, item by item.
+    fn update_sequence(
+        &self,
+        seq: &Sequence,
+        items: &[Value],
+        current: Option<&Value>,
+    ) -> Result<()> {
+        let len = seq.len();
+        for (index, item) in items.iter().enumerate().take(len) {
+            let current_item = current.and_then(|c| c.get(index));
+            if current_item != Some(item) {
+                self.set_item(seq, index, item, Mode::Replace, current_item)?;
+            }
+        }
+        for index in (items.len()..len).rev() {
+            seq.remove(index);
+        }
+        for item in items.iter().skip(len) {
+            NewNode::of(self, item)?.push_to(seq);
+        }
+        Ok(())
+    }
+
+    fn set_item(
+        &self,
+        seq: &Sequence,
+        index: usize,
+        value: &Value,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        match (seq.get(index).filter(|n| !is_empty_flow(n)), value) {
+            (Some(YamlNode::Mapping(old)), Value::Object(map)) => {
+                self.update_mapping(&old, map, mode, current)
+            }
+            (Some(YamlNode::Sequence(old)), Value::Array(items)) => {
+                self.update_sequence(&old, items, current)
+            }
+            (old, _) => {
+                let old = old.as_ref().and_then(|n| n.as_scalar());
+                NewNode::of_replacing(self, value, old)?.set_item(seq, index);
+                Ok(())
+            }
         }
     }
 }
@@ -554,74 +649,6 @@ fn is_empty_flow(node: &YamlNode) -> bool {
     }
 }
 
-/// Makes the mapping `m` (whose value is `current`) hold `map`.
-fn update_mapping(
-    m: &Mapping,
-    map: &Map<String, Value>,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    if mode == Mode::Replace {
-        let old_keys: Vec<String> = match current {
-            Some(Value::Object(old)) => old.keys().cloned().collect(),
-            _ => Vec::new(),
-        };
-        for key in old_keys.iter().filter(|k| !map.contains_key(*k)) {
-            if let Some(k) = find_entry(m, key).and_then(|e| e.key_node()) {
-                m.remove(&k);
-            }
-        }
-    }
-    for (key, sub) in map {
-        let current_child = current.and_then(|c| c.get(key));
-        if current_child == Some(sub) {
-            continue;
-        }
-        set_entry(m, find_entry(m, key), key, sub, mode, current_child)?;
-    }
-    Ok(())
-}
-
-/// Makes the sequence `seq` (whose value is `current`) hold `items`, item by item.
-fn update_sequence(seq: &Sequence, items: &[Value], current: Option<&Value>) -> Result<()> {
-    let len = seq.len();
-    for (index, item) in items.iter().enumerate().take(len) {
-        let current_item = current.and_then(|c| c.get(index));
-        if current_item != Some(item) {
-            set_item(seq, index, item, Mode::Replace, current_item)?;
-        }
-    }
-    for index in (items.len()..len).rev() {
-        seq.remove(index);
-    }
-    for item in items.iter().skip(len) {
-        NewNode::of(item)?.push_to(seq);
-    }
-    Ok(())
-}
-
-fn set_item(
-    seq: &Sequence,
-    index: usize,
-    value: &Value,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    match (seq.get(index).filter(|n| !is_empty_flow(n)), value) {
-        (Some(YamlNode::Mapping(old)), Value::Object(map)) => {
-            update_mapping(&old, map, mode, current)
-        }
-        (Some(YamlNode::Sequence(old)), Value::Array(items)) => {
-            update_sequence(&old, items, current)
-        }
-        (old, _) => {
-            let old = old.as_ref().and_then(|n| n.as_scalar());
-            NewNode::of_replacing(value, old)?.set_item(seq, index);
-            Ok(())
-        }
-    }
-}
-
 /// A new node for a value: a scalar, or a collection parsed from text osctl rendered.
 enum NewNode {
     Scalar(ScalarValue),
@@ -630,15 +657,15 @@ enum NewNode {
 }
 
 impl NewNode {
-    fn of(value: &Value) -> Result<NewNode> {
-        Self::of_replacing(value, None)
+    fn of(editor: &Editor, value: &Value) -> Result<NewNode> {
+        Self::of_replacing(editor, value, None)
     }
 
     /// The node for `value`; a string replacing a quoted string keeps its quote style.
-    fn of_replacing(value: &Value, old: Option<&Scalar>) -> Result<NewNode> {
+    fn of_replacing(editor: &Editor, value: &Value, old: Option<&Scalar>) -> Result<NewNode> {
         match value {
             Value::Object(_) | Value::Array(_) => {
-                let text = render_block(value);
+                let text = render_block(value, editor.seq_indent);
                 let doc = YamlFile::parse(&text).tree().document();
                 let node = match (value, doc.as_ref()) {
                     (Value::Object(_), Some(d)) => d.as_mapping().map(NewNode::Mapping),
@@ -805,70 +832,92 @@ pub fn needs_quotes(s: &str) -> bool {
     bytes.len() > 5 && bytes[..4].iter().all(u8::is_ascii_digit) && bytes[4] == b'-'
 }
 
-/// `value`, a collection, as block YAML at column 0 (flow `{}` / `[]` when empty).
-fn render_block(value: &Value) -> String {
+/// `value`, a collection, as block YAML; a sequence's `-` sits `seq_indent` columns right of its
+/// key, and a sequence at the root at column `seq_indent` too (yaml-edit then lays a root-level
+/// insertion out the same way). Empty collections are `{}` / `[]`.
+fn render_block(value: &Value, seq_indent: usize) -> String {
+    let r = Render { seq_indent };
     let mut out = String::new();
     match value {
-        Value::Object(map) if !map.is_empty() => render_mapping(map, 0, &mut out),
-        Value::Array(items) if !items.is_empty() => render_sequence(items, 0, &mut out),
+        Value::Object(map) if !map.is_empty() => r.mapping(map, 0, &mut out),
+        Value::Array(items) if !items.is_empty() => r.sequence(items, seq_indent, &mut out),
         Value::Object(_) => out.push_str("{}\n"),
         _ => out.push_str("[]\n"),
     }
     out
 }
 
-fn render_mapping(map: &Map<String, Value>, indent: usize, out: &mut String) {
-    for (key, value) in map {
-        out.push_str(&" ".repeat(indent));
-        out.push_str(&scalar_text(&Value::String(key.clone())));
-        out.push(':');
-        render_child(value, indent, out);
-    }
+struct Render {
+    seq_indent: usize,
 }
 
-fn render_sequence(items: &[Value], indent: usize, out: &mut String) {
-    for item in items {
-        out.push_str(&" ".repeat(indent));
-        out.push('-');
-        match item {
-            Value::Object(map) if !map.is_empty() => {
-                // the first key on the dash's line, the others under it
-                let mut nested = String::new();
-                render_mapping(map, indent + 2, &mut nested);
-                out.push(' ');
-                out.push_str(&nested[indent + 2..]);
-            }
-            Value::Array(items) if !items.is_empty() => {
-                let mut nested = String::new();
-                render_sequence(items, indent + 2, &mut nested);
-                out.push(' ');
-                out.push_str(&nested[indent + 2..]);
-            }
-            _ => {
-                out.push(' ');
-                out.push_str(&scalar_text(item));
-                out.push('\n');
+impl Render {
+    fn mapping(&self, map: &Map<String, Value>, indent: usize, out: &mut String) {
+        for (key, value) in map {
+            out.push_str(&" ".repeat(indent));
+            out.push_str(&scalar_text(&Value::String(key.clone())));
+            out.push(':');
+            match value {
+                Value::Object(map) if !map.is_empty() => {
+                    out.push('\n');
+                    self.mapping(map, indent + 2, out);
+                }
+                Value::Array(items) if !items.is_empty() => {
+                    out.push('\n');
+                    self.sequence(items, indent + self.seq_indent, out);
+                }
+                _ => {
+                    out.push(' ');
+                    out.push_str(&scalar_text(value));
+                    out.push('\n');
+                }
             }
         }
     }
-}
 
-fn render_child(value: &Value, indent: usize, out: &mut String) {
-    match value {
-        Value::Object(map) if !map.is_empty() => {
-            out.push('\n');
-            render_mapping(map, indent + 2, out);
-        }
-        Value::Array(items) if !items.is_empty() => {
-            out.push('\n');
-            render_sequence(items, indent + 2, out);
-        }
-        _ => {
+    fn sequence(&self, items: &[Value], indent: usize, out: &mut String) {
+        for item in items {
+            out.push_str(&" ".repeat(indent));
+            out.push('-');
+            // a nested collection starts on the dash's line, the rest lines up under it
+            let mut nested = String::new();
+            match item {
+                Value::Object(map) if !map.is_empty() => self.mapping(map, indent + 2, &mut nested),
+                Value::Array(items) if !items.is_empty() => {
+                    self.sequence(items, indent + 2, &mut nested)
+                }
+                _ => {
+                    out.push(' ');
+                    out.push_str(&scalar_text(item));
+                    out.push('\n');
+                    continue;
+                }
+            }
             out.push(' ');
-            out.push_str(&scalar_text(value));
-            out.push('\n');
+            out.push_str(&nested[indent + 2..]);
         }
     }
+}
+
+/// The file's block sequence style: 0 when the first block sequence under a mapping key sits at
+/// the key's column (`key:\n- a`, PyYAML's style), else 2.
+fn sequence_indent(text: &str) -> usize {
+    let mut key_indent: Option<usize> = None;
+    for line in text.lines() {
+        let content = line.trim_start_matches(' ');
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let indent = line.len() - content.len();
+        if let Some(key) = key_indent
+            && (content == "-" || content.starts_with("- "))
+        {
+            return if indent == key { 0 } else { 2 };
+        }
+        let without_comment = content.split(" #").next().unwrap_or(content).trim_end();
+        key_indent = without_comment.ends_with(':').then_some(indent);
+    }
+    2
 }
 
 /// A scalar (or empty collection) as YAML text.
@@ -1440,6 +1489,131 @@ approvals: {mode: \"off\"}
         assert!(e.message.contains("terminal.cwd"), "{}", e.message);
         assert_eq!(d.to_string(), before);
         assert_eq!(d.value(), doc(HERMES).value());
+        d.validate().unwrap();
+    }
+
+    #[test]
+    fn sequence_style_follows_the_file() {
+        let v = json!([{"name": "x", "models": ["a", "b"]}]);
+        let mut d = doc("toolsets:\n- a\n");
+        d.set(&["custom_providers"], v.clone()).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "toolsets:\n- a\ncustom_providers:\n- name: x\n  models:\n  - a\n  - b\n"
+        );
+        let mut d = doc("toolsets:\n  - a\n");
+        d.set(&["custom_providers"], v.clone()).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "toolsets:\n  - a\ncustom_providers:\n  - name: x\n    models:\n      - a\n      - b\n"
+        );
+        assert_eq!(sequence_indent("a: 1\n"), 2);
+        assert_eq!(sequence_indent("a:\n  b: # c\n  - x\n"), 0);
+    }
+
+    /// A config in the shape hermes ships: banner comments, comments inside and after blocks,
+    /// whitespace-only lines, quoted strings, an indentless sequence.
+    const SHIPPED: &str = "\
+# Hermes Agent configuration for this device
+# Edit with `hermes config set` or by hand.
+
+_config_version: 50
+
+# ====================
+# Database
+# ====================
+database:
+  journal_mode: \"wal\"  # or \"delete\"
+  # wal_autocheckpoint: 1000
+
+# ====================
+# Model
+# ====================
+model:
+  # Default model (overridable with --model)
+  default: \"anthropic/claude-opus-4.6\"
+  \n  # Provider: auto, openrouter, nous, custom, ...
+  provider: \"auto\"
+  \n  base_url: \"https://openrouter.ai/api/v1\"
+
+  # context_length: 131072
+  # streaming: true
+
+# providers:
+#   my-proxy:
+#     base_url: https://llm.internal.example/v1
+
+terminal:
+  backend: local   # local, docker, ssh
+  cwd: \".\"
+  timeout: 180
+
+approvals:
+  mode: manual   # manual | smart | off
+
+toolsets:
+- hermes-cli
+- web
+";
+
+    #[test]
+    fn presync_on_a_shipped_config_touches_only_its_lines() {
+        let mut d = doc(SHIPPED);
+        d.set(&["model", "provider"], json!("custom:autonomous"))
+            .unwrap();
+        d.set(&["model", "default"], json!("Auto-AI")).unwrap();
+        d.set(
+            &["custom_providers", "0"],
+            json!({
+                "name": "autonomous",
+                "key_env": "AUTONOMOUS_API_KEY",
+                "api_mode": "anthropic_messages",
+                "base_url": "https://campaign-api.autonomous.ai/api/v1/ai"
+            }),
+        )
+        .unwrap();
+        d.set(&["terminal", "cwd"], json!("/root/.hermes")).unwrap();
+        d.set(&["approvals", "mode"], json!("off")).unwrap();
+        d.set(&["database", "wal_autocheckpoint"], json!(1000))
+            .unwrap();
+        assert_diff(
+            SHIPPED,
+            &d.to_string(),
+            &[
+                "  default: \"anthropic/claude-opus-4.6\"",
+                "  provider: \"auto\"",
+                "  cwd: \".\"",
+                "  mode: manual   # manual | smart | off",
+            ],
+            &[
+                "  wal_autocheckpoint: 1000",
+                "  default: \"Auto-AI\"",
+                "  provider: \"custom:autonomous\"",
+                "  cwd: \"/root/.hermes\"",
+                "  mode: \"off\"   # manual | smart | off",
+                "custom_providers:",
+                "- name: autonomous",
+                "  key_env: AUTONOMOUS_API_KEY",
+                "  api_mode: anthropic_messages",
+                "  base_url: https://campaign-api.autonomous.ai/api/v1/ai",
+            ],
+        );
+        // the new key goes under the block's last key, above its trailing comments
+        assert!(d.to_string().contains(
+            "  journal_mode: \"wal\"  # or \"delete\"\n  wal_autocheckpoint: 1000\n  # wal_autocheckpoint: 1000\n"
+        ));
+        // running the same presync again changes nothing
+        let once = d.to_string();
+        assert!(
+            !d.set(&["model", "provider"], json!("custom:autonomous"))
+                .unwrap()
+        );
+        assert!(!d.set(&["approvals", "mode"], json!("off")).unwrap());
+        assert!(
+            !d.set(&["custom_providers", "0", "name"], json!("autonomous"))
+                .unwrap()
+        );
+        assert_eq!(d.to_string(), once);
         d.validate().unwrap();
     }
 
