@@ -15,7 +15,10 @@
 //! object are removed, changed leaves replaced, new keys appended at the end of their mapping,
 //! sequence items updated in place), so comments inside survive. [`YamlDoc::merge`] never removes
 //! keys. New values are written in block style inside block collections and in flow style inside
-//! flow collections.
+//! flow collections; an empty `{}` / `[]` placeholder that gains content becomes block content.
+//! New block content is indented two spaces under its key whatever the file's own indentation
+//! (yaml-edit lays it out so); new block sequences follow the file's sequence style (`key:\n- a`
+//! or `key:\n  - a`).
 //!
 //! **Quoting**: hermes reads YAML 1.1 with PyYAML, which takes `off`, `yes`, `y`, `~`, `0755`,
 //! `12:30` or `2026-01-01` for booleans, null, numbers and dates. Every string that YAML 1.1 or
@@ -315,10 +318,16 @@ fn read(text: &str, origin: &str) -> Result<Value> {
         let line = location.as_ref().map(|l| l.line() as usize);
         let column = location.as_ref().map(|l| l.column() as usize);
         let message = e.without_snippet().to_string();
-        let message = match message.rfind(" at line ") {
+        let mut message = match message.rfind(" at line ") {
             Some(i) if line.is_some() => message[..i].to_string(),
             _ => message,
         };
+        if let Some(key) = message.strip_prefix("duplicate mapping key: ") {
+            let key = key.split(", set DuplicateKeyPolicy").next().unwrap_or(key);
+            message = format!(
+                "duplicate key `{key}`: osctl cannot tell which one the runtime reads; remove one"
+            );
+        }
         Error::parse(origin, line, column, message)
     })
 }
@@ -1453,6 +1462,7 @@ approvals: {mode: \"off\"}
             ("a:\n  b: 1\n c: 2\n", 3),
             ("a: 1\nb: [1, 2\nc: 3\n", 3),
             ("a: 1\na: 2\n", 2),
+            ("x:\n  k: 1\n  k: 2\n", 3),
             ("a: 'unterminated\nb: 1\n", 1),
         ] {
             let e = parse_err(text);
@@ -1463,6 +1473,9 @@ approvals: {mode: \"off\"}
         }
         let e = parse_err("a: 1\n---\nb: 2\n");
         assert_eq!(e.code, "parse_error");
+        let e = parse_err("a: 1\na: 2\n");
+        assert!(e.to_string().contains("duplicate key `a`"), "{e}");
+        assert!(!e.to_string().contains("DuplicateKeyPolicy"), "{e}");
     }
 
     #[test]
@@ -1509,6 +1522,18 @@ approvals: {mode: \"off\"}
         );
         assert_eq!(sequence_indent("a: 1\n"), 2);
         assert_eq!(sequence_indent("a:\n  b: # c\n  - x\n"), 0);
+    }
+
+    #[test]
+    fn new_content_in_a_four_space_file_is_indented_two() {
+        // A known limit, kept honest: valid YAML, verified, but not the file's 4-space step.
+        let mut d = doc("terminal:\n    backend: local\n");
+        d.set(&["terminal", "env"], json!({"A": "1"})).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "terminal:\n    backend: local\n    env:\n      A: \"1\"\n"
+        );
+        assert_eq!(d.get(&["terminal", "env", "A"]), Some(json!("1")));
     }
 
     /// A config in the shape hermes ships: banner comments, comments inside and after blocks,
