@@ -157,7 +157,9 @@ impl YamlDoc {
             _ => false,
         };
         if !done {
-            return Err(self.not_verified(path, "the key is not written where it can be removed"));
+            // Not written as a mapping or sequence here (an alias, say): write the parent anew.
+            let parent_value = lookup(&expected, parent).cloned().unwrap_or(Value::Null);
+            return self.set(parent, parent_value);
         }
         self.commit(path, before, expected)
     }
@@ -1449,6 +1451,10 @@ approvals: {mode: \"off\"}
         assert_eq!(d.get(&["copy"]), Some(json!({"x": 1, "y": 2})));
         assert_eq!(d.get(&["base"]), Some(json!({"x": 1})));
         d.validate().unwrap();
+        let mut d = doc(text);
+        assert!(d.remove(&["copy", "x"]).unwrap());
+        assert_eq!(d.get(&["copy"]), Some(json!({})));
+        assert_eq!(d.get(&["base", "x"]), Some(json!(1)));
     }
 
     fn parse_err(text: &str) -> Error {
