@@ -48,6 +48,8 @@ use crate::error::{Error, Result};
 pub struct YamlDoc {
     file: YamlFile,
     editor: Editor,
+    /// The text of `file` between edits.
+    text: String,
     /// The document as serde-saphyr reads the current text.
     value: Value,
     origin: String,
@@ -78,6 +80,7 @@ impl YamlDoc {
             editor: Editor {
                 seq_indent: sequence_indent(text),
             },
+            text: text.to_string(),
             value,
             origin: origin.to_string(),
         })
@@ -88,6 +91,7 @@ impl YamlDoc {
         YamlDoc {
             file: YamlFile::parse("").tree(),
             editor: Editor { seq_indent: 2 },
+            text: String::new(),
             value: Value::Null,
             origin: String::new(),
         }
@@ -146,7 +150,6 @@ impl YamlDoc {
         if !removed {
             return Ok(false);
         }
-        let before = self.file.to_string();
         let done = match self.node_at(parent) {
             // (MappingEntry::remove mangles the lines after a mapping's last entry)
             Some(YamlNode::Mapping(m)) => find_entry(&m, last)
@@ -161,18 +164,21 @@ impl YamlDoc {
             let parent_value = lookup(&expected, parent).cloned().unwrap_or(Value::Null);
             return self.set(parent, parent_value);
         }
-        self.commit(path, before, expected)
+        self.commit(path, expected)
     }
 
     /// The text of the document.
     #[allow(clippy::inherent_to_string_shadow_display)]
     pub fn to_string(&self) -> String {
-        self.file.to_string()
+        self.text.clone()
     }
 
     /// Re-parses the current text and checks it reads as the document osctl believes it holds.
     pub fn validate(&self) -> Result<()> {
         let text = self.file.to_string();
+        if text != self.text {
+            return Err(self.not_verified(&[], "the tree and the text disagree"));
+        }
         let reread = read(&text, &self.origin)
             .map_err(|e| self.not_verified(&[], &format!("it no longer parses: {e}")))?;
         edit_tree(&text, &self.origin)
@@ -192,16 +198,16 @@ impl YamlDoc {
         if expected == self.value {
             return Ok(false);
         }
-        let before = self.file.to_string();
         if let Err(e) = self.edit_nodes(path, value, mode, &expected) {
-            self.file = YamlFile::parse(&before).tree();
+            self.file = YamlFile::parse(&self.text).tree();
             return Err(e);
         }
-        self.commit(path, before, expected)
+        self.commit(path, expected)
     }
 
-    /// Checks the edited text against `expected`: keeps it, or restores `before` and errors.
-    fn commit(&mut self, path: &[&str], before: String, expected: Value) -> Result<bool> {
+    /// Checks the edited tree against `expected`: keeps it, or restores the text before the
+    /// edit and errors.
+    fn commit(&mut self, path: &[&str], expected: Value) -> Result<bool> {
         let after = self.file.to_string();
         let check = read(&after, &self.origin)
             .map_err(|e| format!("the result does not parse: {e}"))
@@ -211,20 +217,16 @@ impl YamlDoc {
                 } else {
                     Err(format!("the result reads back as {reread}, not {expected}"))
                 }
-            })
-            .and_then(|()| {
-                edit_tree(&after, &self.origin)
-                    .map(|_| ())
-                    .map_err(|e| format!("the result cannot be edited again: {e}"))
             });
         match check {
             Ok(()) => {
-                self.file = YamlFile::parse(&after).tree();
                 self.value = expected;
-                Ok(after != before)
+                let changed = after != self.text;
+                self.text = after;
+                Ok(changed)
             }
             Err(why) => {
-                self.file = YamlFile::parse(&before).tree();
+                self.file = YamlFile::parse(&self.text).tree();
                 Err(self.not_verified(path, &why))
             }
         }
@@ -315,6 +317,8 @@ impl fmt::Display for YamlDoc {
 fn read(text: &str, origin: &str) -> Result<Value> {
     let mut options = serde_saphyr::options::Options::default();
     options.non_finite_float_policy = serde_saphyr::options::NonFiniteFloatPolicy::AsString;
+    // Comments are still checked as syntax; not collecting their text reads twice as fast.
+    options.emit_comments = false;
     serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
         let location = e.location();
         let line = location.as_ref().map(|l| l.line() as usize);
@@ -980,7 +984,7 @@ custom_providers: ''
 # terminal backend
 terminal:
   backend: local
-  cwd: /tmp # the owner's scratch dir
+  cwd: /data/scratch # the owner's scratch dir
 
 approvals: {mode: \"on\"}
 display:
@@ -1000,7 +1004,7 @@ toolsets:
     fn reads_values_and_keys() {
         let d = doc(HERMES);
         assert_eq!(d.get(&["model"]), Some(json!("")));
-        assert_eq!(d.get(&["terminal", "cwd"]), Some(json!("/tmp")));
+        assert_eq!(d.get(&["terminal", "cwd"]), Some(json!("/data/scratch")));
         assert_eq!(d.get(&["toolsets", "1"]), Some(json!("web")));
         assert_eq!(d.get(&["toolsets", "2"]), None);
         assert_eq!(d.get(&["approvals", "mode"]), Some(json!("on")));
@@ -1049,7 +1053,7 @@ toolsets:
         assert_diff(
             HERMES,
             &d.to_string(),
-            &["  cwd: /tmp # the owner's scratch dir"],
+            &["  cwd: /data/scratch # the owner's scratch dir"],
             &["  cwd: /root/.hermes # the owner's scratch dir"],
         );
     }
@@ -1501,12 +1505,11 @@ approvals: {mode: \"off\"}
         root.set("terminal", ScalarValue::plain("oops"));
         let mut wrong = d.value();
         wrong["terminal"]["cwd"] = json!("/root/.hermes");
-        let e = d
-            .commit(&["terminal", "cwd"], before.clone(), wrong)
-            .unwrap_err();
+        let e = d.commit(&["terminal", "cwd"], wrong).unwrap_err();
         assert_eq!(e.code, "internal");
         assert!(e.message.contains("terminal.cwd"), "{}", e.message);
         assert_eq!(d.to_string(), before);
+        assert_eq!(d.file.to_string(), before);
         assert_eq!(d.value(), doc(HERMES).value());
         d.validate().unwrap();
     }
