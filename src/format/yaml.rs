@@ -1545,6 +1545,43 @@ approvals: {mode: \"off\"}
         assert_eq!(d.get(&["terminal", "env", "A"]), Some(json!("1")));
     }
 
+    #[test]
+    fn comments_at_column_zero_inside_a_block() {
+        // hermes' example config resumes a block's keys after comment lines at column 0
+        let text = "terminal:\n  backend: \"local\"\n  cwd: \".\"  # local backend\n  timeout: 180\n\n\
+                    # -----\n# OPTION 2\n# terminal:\n#   backend: \"ssh\"\n\n\
+                    # --- Container limits\n  container_cpu: 1              # CPU cores\n\
+                    \x20 container_persistent: true    # persist\n\n# ----\nbrowser:\n  timeout: 120\n";
+        let mut d = doc(text);
+        assert_eq!(
+            d.get(&["terminal", "container_persistent"]),
+            Some(json!(true))
+        );
+        d.set(&["terminal", "cwd"], json!("/root/.hermes")).unwrap();
+        d.set(&["terminal", "home_mode"], json!("auto")).unwrap();
+        assert!(d.remove(&["terminal", "container_cpu"]).unwrap());
+        d.set(&["approvals", "mode"], json!("off")).unwrap();
+        assert_diff(
+            text,
+            &d.to_string(),
+            &[
+                "  cwd: \".\"  # local backend",
+                "  container_cpu: 1              # CPU cores",
+            ],
+            &[
+                "  cwd: \"/root/.hermes\"  # local backend",
+                "  home_mode: auto",
+                "approvals:",
+                "  mode: \"off\"",
+            ],
+        );
+        assert!(
+            d.to_string()
+                .contains("# persist\n  home_mode: auto\n\n# ----\n"),
+            "{d}"
+        );
+    }
+
     /// A config in the shape hermes ships: banner comments, comments inside and after blocks,
     /// whitespace-only lines, quoted strings, an indentless sequence.
     const SHIPPED: &str = "\
