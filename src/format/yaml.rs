@@ -59,7 +59,7 @@ impl fmt::Debug for YamlDoc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("YamlDoc")
             .field("origin", &self.origin)
-            .field("text", &self.file.to_string())
+            .field("text", &self.text)
             .finish()
     }
 }
