@@ -28,6 +28,7 @@
 //! editor. No maintained crate edits `.env` files while keeping their layout, and the Markdown
 //! blocks are a contract of the device OS (marker lines), not Markdown syntax.
 
+pub mod doc;
 pub mod dotenv;
 pub mod json;
 pub mod mdblock;
