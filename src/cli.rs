@@ -87,7 +87,13 @@ pub struct GlobalArgs {
     pub color: ColorChoice,
 
     /// Answer yes to confirmations (needed without a terminal for commands that ask).
-    #[arg(short = 'y', long, global = true, env = "OSCTL_YES")]
+    #[arg(
+        short = 'y',
+        long,
+        global = true,
+        env = "OSCTL_YES",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
     pub yes: bool,
 
     /// Seconds to wait for the device lock held by another osctl run before giving up (exit 6).

@@ -123,8 +123,14 @@ fn apply_runtime(ctx: &Ctx, plan: &Plan) -> Result<apply::Applied> {
     };
     let ran = apply::apply(&target, plan)?;
     for skipped in &ran.skipped_offline {
-        ctx.out
-            .status(&format!("not run (no systemd under this root): {skipped}"));
+        // Commands run only on the live device; service actions wherever systemd is reachable.
+        if skipped.starts_with("run ") {
+            ctx.out
+                .status(&format!("not run (only on the live device): {skipped}"));
+        } else {
+            ctx.out
+                .status(&format!("not run (no systemd under this root): {skipped}"));
+        }
     }
     Ok(ran)
 }
