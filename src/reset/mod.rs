@@ -54,6 +54,20 @@ pub const DEVICE_PATHS: &[&str] = &[
     "/etc/wpa_supplicant/wpa_supplicant-wlan0.conf",
 ];
 
+const WIFI_CONFIG: &str = "/etc/wpa_supplicant/wpa_supplicant-wlan0.conf";
+
+/// wpa_supplicant keys whose values are passphrases or keys.
+const WIFI_SECRET_KEYS: &[&str] = &[
+    "psk",
+    "password",
+    "sae_password",
+    "wep_key0",
+    "wep_key1",
+    "wep_key2",
+    "wep_key3",
+    "private_key_passwd",
+];
+
 /// What the reset planner needs.
 pub struct Input<'a> {
     pub device: &'a Device,
@@ -379,9 +393,37 @@ impl Planner<'_, '_> {
         self.remove(&env.config_json(), pair)?;
         self.remove(&env.agent_state(), pair)?;
         for p in DEVICE_PATHS {
-            self.remove(&DevPath::new(p), "device data")?;
+            let path = DevPath::new(p);
+            if *p == WIFI_CONFIG {
+                self.register_wifi_secrets(&path)?;
+            }
+            self.remove(&path, "device data")?;
         }
         self.remove(&env.gelf_spool(), "device log spool")
+    }
+
+    /// The Wi-Fi passphrases of the config a reset deletes are secrets: the diff of its
+    /// removal (`-v`, `--json`) must not show them.
+    fn register_wifi_secrets(&self, path: &DevPath) -> Result<()> {
+        let real = self.real(path)?;
+        if !matches!(self.fs.lstat(&real)?, Some(m) if m.kind == Kind::File) {
+            return Ok(());
+        }
+        let Some(bytes) = self.fs.read(&real)? else {
+            return Ok(());
+        };
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            let Some((key, value)) = line.trim().split_once('=') else {
+                continue;
+            };
+            if WIFI_SECRET_KEYS.contains(&key.trim()) {
+                let value = value.trim().trim_matches('"');
+                if !value.is_empty() {
+                    crate::redact::register(value);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn personas(&mut self) -> Result<()> {

@@ -378,3 +378,17 @@ fn reset_steps_never_remove_what_they_keep_or_another_runtimes_state() {
         }
     }
 }
+
+#[test]
+fn the_wifi_passphrase_is_masked_in_the_diff_of_its_removal() {
+    let (d, fs) = device("hermes");
+    write(
+        d.path(),
+        "/etc/wpa_supplicant/wpa_supplicant-wlan0.conf",
+        "network={\n  ssid=\"home\"\n  psk=\"correct-horse-battery\"\n}\n",
+    );
+    let planned = plan_for(&fs, false).unwrap();
+    let diff = crate::plan::render::diff(&planned.files);
+    assert!(diff.contains("wpa_supplicant-wlan0.conf"), "{diff}");
+    assert!(!diff.contains("correct-horse-battery"), "{diff}");
+}
