@@ -15,7 +15,10 @@
 //! object are removed, changed leaves replaced, new keys appended at the end of their mapping,
 //! sequence items updated in place), so comments inside survive. [`YamlDoc::merge`] never removes
 //! keys. New values are written in block style inside block collections and in flow style inside
-//! flow collections.
+//! flow collections; an empty `{}` / `[]` placeholder that gains content becomes block content.
+//! New block content is indented two spaces under its key whatever the file's own indentation
+//! (yaml-edit lays it out so); new block sequences follow the file's sequence style (`key:\n- a`
+//! or `key:\n  - a`).
 //!
 //! **Quoting**: hermes reads YAML 1.1 with PyYAML, which takes `off`, `yes`, `y`, `~`, `0755`,
 //! `12:30` or `2026-01-01` for booleans, null, numbers and dates. Every string that YAML 1.1 or
@@ -44,6 +47,9 @@ use crate::error::{Error, Result};
 /// A YAML document being edited in place.
 pub struct YamlDoc {
     file: YamlFile,
+    editor: Editor,
+    /// The text of `file` between edits.
+    text: String,
     /// The document as serde-saphyr reads the current text.
     value: Value,
     origin: String,
@@ -53,7 +59,7 @@ impl fmt::Debug for YamlDoc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("YamlDoc")
             .field("origin", &self.origin)
-            .field("text", &self.file.to_string())
+            .field("text", &self.text)
             .finish()
     }
 }
@@ -71,6 +77,10 @@ impl YamlDoc {
         let file = edit_tree(text, origin)?;
         Ok(YamlDoc {
             file,
+            editor: Editor {
+                seq_indent: sequence_indent(text),
+            },
+            text: text.to_string(),
             value,
             origin: origin.to_string(),
         })
@@ -80,6 +90,8 @@ impl YamlDoc {
     pub fn new_empty() -> YamlDoc {
         YamlDoc {
             file: YamlFile::parse("").tree(),
+            editor: Editor { seq_indent: 2 },
+            text: String::new(),
             value: Value::Null,
             origin: String::new(),
         }
@@ -138,7 +150,6 @@ impl YamlDoc {
         if !removed {
             return Ok(false);
         }
-        let before = self.file.to_string();
         let done = match self.node_at(parent) {
             // (MappingEntry::remove mangles the lines after a mapping's last entry)
             Some(YamlNode::Mapping(m)) => find_entry(&m, last)
@@ -149,20 +160,25 @@ impl YamlDoc {
             _ => false,
         };
         if !done {
-            return Err(self.not_verified(path, "the key is not written where it can be removed"));
+            // Not written as a mapping or sequence here (an alias, say): write the parent anew.
+            let parent_value = lookup(&expected, parent).cloned().unwrap_or(Value::Null);
+            return self.set(parent, parent_value);
         }
-        self.commit(path, before, expected)
+        self.commit(path, expected)
     }
 
     /// The text of the document.
     #[allow(clippy::inherent_to_string_shadow_display)]
     pub fn to_string(&self) -> String {
-        self.file.to_string()
+        self.text.clone()
     }
 
     /// Re-parses the current text and checks it reads as the document osctl believes it holds.
     pub fn validate(&self) -> Result<()> {
         let text = self.file.to_string();
+        if text != self.text {
+            return Err(self.not_verified(&[], "the tree and the text disagree"));
+        }
         let reread = read(&text, &self.origin)
             .map_err(|e| self.not_verified(&[], &format!("it no longer parses: {e}")))?;
         edit_tree(&text, &self.origin)
@@ -182,16 +198,16 @@ impl YamlDoc {
         if expected == self.value {
             return Ok(false);
         }
-        let before = self.file.to_string();
         if let Err(e) = self.edit_nodes(path, value, mode, &expected) {
-            self.file = YamlFile::parse(&before).tree();
+            self.file = YamlFile::parse(&self.text).tree();
             return Err(e);
         }
-        self.commit(path, before, expected)
+        self.commit(path, expected)
     }
 
-    /// Checks the edited text against `expected`: keeps it, or restores `before` and errors.
-    fn commit(&mut self, path: &[&str], before: String, expected: Value) -> Result<bool> {
+    /// Checks the edited tree against `expected`: keeps it, or restores the text before the
+    /// edit and errors.
+    fn commit(&mut self, path: &[&str], expected: Value) -> Result<bool> {
         let after = self.file.to_string();
         let check = read(&after, &self.origin)
             .map_err(|e| format!("the result does not parse: {e}"))
@@ -201,20 +217,16 @@ impl YamlDoc {
                 } else {
                     Err(format!("the result reads back as {reread}, not {expected}"))
                 }
-            })
-            .and_then(|()| {
-                edit_tree(&after, &self.origin)
-                    .map(|_| ())
-                    .map_err(|e| format!("the result cannot be edited again: {e}"))
             });
         match check {
             Ok(()) => {
-                self.file = YamlFile::parse(&after).tree();
                 self.value = expected;
-                Ok(after != before)
+                let changed = after != self.text;
+                self.text = after;
+                Ok(changed)
             }
             Err(why) => {
-                self.file = YamlFile::parse(&before).tree();
+                self.file = YamlFile::parse(&self.text).tree();
                 Err(self.not_verified(path, &why))
             }
         }
@@ -228,9 +240,10 @@ impl YamlDoc {
                     let Value::Object(map) = value else {
                         return Err(self.refused(path, "the document root stays a mapping"));
                     };
-                    update_mapping(&m, map, mode, Some(&self.value))
+                    self.editor.update_mapping(&m, map, mode, Some(&self.value))
                 } else {
-                    set_in_mapping(&m, path, value, mode, Some(&self.value))
+                    self.editor
+                        .set_in_mapping(&m, path, value, mode, Some(&self.value))
                 }
             }
             // An empty document: every top-level key of the result is new.
@@ -239,7 +252,7 @@ impl YamlDoc {
                     return Err(self.refused(path, "the document root stays a mapping"));
                 };
                 for (key, sub) in map {
-                    let node = NewNode::of(sub)?;
+                    let node = NewNode::of(&self.editor, sub)?;
                     if !node.set_in_file(&self.file, key) {
                         return Err(self.refused(path, "the document has no mapping to add to"));
                     }
@@ -304,15 +317,23 @@ impl fmt::Display for YamlDoc {
 fn read(text: &str, origin: &str) -> Result<Value> {
     let mut options = serde_saphyr::options::Options::default();
     options.non_finite_float_policy = serde_saphyr::options::NonFiniteFloatPolicy::AsString;
+    // Comments are still checked as syntax; not collecting their text reads twice as fast.
+    options.emit_comments = false;
     serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
         let location = e.location();
         let line = location.as_ref().map(|l| l.line() as usize);
         let column = location.as_ref().map(|l| l.column() as usize);
         let message = e.without_snippet().to_string();
-        let message = match message.rfind(" at line ") {
+        let mut message = match message.rfind(" at line ") {
             Some(i) if line.is_some() => message[..i].to_string(),
             _ => message,
         };
+        if let Some(key) = message.strip_prefix("duplicate mapping key: ") {
+            let key = key.split(", set DuplicateKeyPolicy").next().unwrap_or(key);
+            message = format!(
+                "duplicate key `{key}`: osctl cannot tell which one the runtime reads; remove one"
+            );
+        }
         Error::parse(origin, line, column, message)
     })
 }
@@ -448,98 +469,187 @@ fn find_entry(m: &Mapping, key: &str) -> Option<MappingEntry> {
     })
 }
 
-fn set_in_mapping(
-    m: &Mapping,
-    path: &[&str],
-    value: &Value,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    let (key, rest) = path.split_first().expect("a non-empty path");
-    let current_child = current.and_then(|c| c.get(*key));
-    let entry = find_entry(m, key);
-    if rest.is_empty() {
-        return set_entry(m, entry, key, value, mode, current_child);
-    }
-    if let Some(entry) = &entry {
-        match entry.value_node().filter(|n| !is_empty_flow(n)) {
-            Some(YamlNode::Mapping(child)) => {
-                return set_in_mapping(&child, rest, value, mode, current_child);
-            }
-            Some(YamlNode::Sequence(seq)) if parse_index(rest[0]).is_some() => {
-                return set_in_sequence(&seq, rest, value, mode, current_child);
-            }
-            _ => {}
-        }
-    }
-    // Missing, a scalar, an alias, an empty `{}` / `[]` placeholder or the other kind of
-    // collection: write the whole new value.
-    let mut child = current_child.cloned().unwrap_or(Value::Null);
-    apply(&mut child, rest, value, mode).map_err(|why| Error::input("invalid_value", why))?;
-    set_entry(m, entry, key, &child, Mode::Replace, current_child)
+/// How new nodes are laid out, from the style of the file being edited.
+#[derive(Clone, Copy)]
+struct Editor {
+    /// Columns from a mapping key to the `-` of its block sequence: 0 (`key:\n- a`, as PyYAML
+    /// writes) or 2 (`key:\n  - a`).
+    seq_indent: usize,
 }
 
-fn set_in_sequence(
-    seq: &Sequence,
-    path: &[&str],
-    value: &Value,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    let (step, rest) = path.split_first().expect("a non-empty path");
-    let index = parse_index(step).expect("an index step");
-    let current_item = current.and_then(|c| c.get(index));
-    if index >= seq.len() {
-        let mut item = Value::Null;
-        apply(&mut item, rest, value, mode).map_err(|why| Error::input("invalid_value", why))?;
-        NewNode::of(&item)?.push_to(seq);
-        return Ok(());
-    }
-    if rest.is_empty() {
-        return set_item(seq, index, value, mode, current_item);
-    }
-    match seq.get(index).filter(|n| !is_empty_flow(n)) {
-        Some(YamlNode::Mapping(m)) => set_in_mapping(&m, rest, value, mode, current_item),
-        Some(YamlNode::Sequence(s)) if parse_index(rest[0]).is_some() => {
-            set_in_sequence(&s, rest, value, mode, current_item)
+impl Editor {
+    fn set_in_mapping(
+        &self,
+        m: &Mapping,
+        path: &[&str],
+        value: &Value,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        let (key, rest) = path.split_first().expect("a non-empty path");
+        let current_child = current.and_then(|c| c.get(*key));
+        let entry = find_entry(m, key);
+        if rest.is_empty() {
+            return self.set_entry(m, entry, key, value, mode, current_child);
         }
-        _ => {
-            let mut item = current_item.cloned().unwrap_or(Value::Null);
+        if let Some(entry) = &entry {
+            match entry.value_node().filter(|n| !is_empty_flow(n)) {
+                Some(YamlNode::Mapping(child)) => {
+                    return self.set_in_mapping(&child, rest, value, mode, current_child);
+                }
+                Some(YamlNode::Sequence(seq)) if parse_index(rest[0]).is_some() => {
+                    return self.set_in_sequence(&seq, rest, value, mode, current_child);
+                }
+                _ => {}
+            }
+        }
+        // Missing, a scalar, an alias, an empty `{}` / `[]` placeholder or the other kind of
+        // collection: write the whole new value.
+        let mut child = current_child.cloned().unwrap_or(Value::Null);
+        apply(&mut child, rest, value, mode).map_err(|why| Error::input("invalid_value", why))?;
+        self.set_entry(m, entry, key, &child, Mode::Replace, current_child)
+    }
+
+    fn set_in_sequence(
+        &self,
+        seq: &Sequence,
+        path: &[&str],
+        value: &Value,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        let (step, rest) = path.split_first().expect("a non-empty path");
+        let index = parse_index(step).expect("an index step");
+        let current_item = current.and_then(|c| c.get(index));
+        if index >= seq.len() {
+            let mut item = Value::Null;
             apply(&mut item, rest, value, mode)
                 .map_err(|why| Error::input("invalid_value", why))?;
-            set_item(seq, index, &item, Mode::Replace, current_item)
+            NewNode::of(self, &item)?.push_to(seq);
+            return Ok(());
+        }
+        if rest.is_empty() {
+            return self.set_item(seq, index, value, mode, current_item);
+        }
+        match seq.get(index).filter(|n| !is_empty_flow(n)) {
+            Some(YamlNode::Mapping(m)) => self.set_in_mapping(&m, rest, value, mode, current_item),
+            Some(YamlNode::Sequence(s)) if parse_index(rest[0]).is_some() => {
+                self.set_in_sequence(&s, rest, value, mode, current_item)
+            }
+            _ => {
+                let mut item = current_item.cloned().unwrap_or(Value::Null);
+                apply(&mut item, rest, value, mode)
+                    .map_err(|why| Error::input("invalid_value", why))?;
+                self.set_item(seq, index, &item, Mode::Replace, current_item)
+            }
         }
     }
-}
 
-/// Sets `key` of `m` (its `entry`, if present) to `value`, editing the old value in place where
-/// the shapes agree.
-fn set_entry(
-    m: &Mapping,
-    entry: Option<MappingEntry>,
-    key: &str,
-    value: &Value,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    let Some(entry) = entry else {
-        NewNode::of(value)?.set_in_mapping(m, key);
-        return Ok(());
-    };
-    if mode == Mode::Replace && current == Some(value) {
-        return Ok(());
+    /// Sets `key` of `m` (its `entry`, if present) to `value`, editing the old value in place where
+    /// the shapes agree.
+    fn set_entry(
+        &self,
+        m: &Mapping,
+        entry: Option<MappingEntry>,
+        key: &str,
+        value: &Value,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        let Some(entry) = entry else {
+            NewNode::of(self, value)?.set_in_mapping(m, key);
+            return Ok(());
+        };
+        if mode == Mode::Replace && current == Some(value) {
+            return Ok(());
+        }
+        match (entry.value_node().filter(|n| !is_empty_flow(n)), value) {
+            (Some(YamlNode::Mapping(old)), Value::Object(map)) => {
+                self.update_mapping(&old, map, mode, current)
+            }
+            (Some(YamlNode::Sequence(old)), Value::Array(items)) => {
+                self.update_sequence(&old, items, current)
+            }
+            (old, _) => {
+                let old = old.as_ref().and_then(|n| n.as_scalar());
+                NewNode::of_replacing(self, value, old)?.replace_in_mapping(m, &entry);
+                Ok(())
+            }
+        }
     }
-    match (entry.value_node().filter(|n| !is_empty_flow(n)), value) {
-        (Some(YamlNode::Mapping(old)), Value::Object(map)) => {
-            update_mapping(&old, map, mode, current)
+
+    /// Makes the mapping `m` (whose value is `current`) hold `map`.
+    fn update_mapping(
+        &self,
+        m: &Mapping,
+        map: &Map<String, Value>,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        if mode == Mode::Replace {
+            let old_keys: Vec<String> = match current {
+                Some(Value::Object(old)) => old.keys().cloned().collect(),
+                _ => Vec::new(),
+            };
+            for key in old_keys.iter().filter(|k| !map.contains_key(*k)) {
+                if let Some(k) = find_entry(m, key).and_then(|e| e.key_node()) {
+                    m.remove(&k);
+                }
+            }
         }
-        (Some(YamlNode::Sequence(old)), Value::Array(items)) => {
-            update_sequence(&old, items, current)
+        for (key, sub) in map {
+            let current_child = current.and_then(|c| c.get(key));
+            if current_child == Some(sub) {
+                continue;
+            }
+            self.set_entry(m, find_entry(m, key), key, sub, mode, current_child)?;
         }
-        (old, _) => {
-            let old = old.as_ref().and_then(|n| n.as_scalar());
-            NewNode::of_replacing(value, old)?.replace_in_mapping(m, &entry);
-            Ok(())
+        Ok(())
+    }
+
+    /// Makes the sequence `seq` (whose value is `current`) hold `items`, item by item.
+    fn update_sequence(
+        &self,
+        seq: &Sequence,
+        items: &[Value],
+        current: Option<&Value>,
+    ) -> Result<()> {
+        let len = seq.len();
+        for (index, item) in items.iter().enumerate().take(len) {
+            let current_item = current.and_then(|c| c.get(index));
+            if current_item != Some(item) {
+                self.set_item(seq, index, item, Mode::Replace, current_item)?;
+            }
+        }
+        for index in (items.len()..len).rev() {
+            seq.remove(index);
+        }
+        for item in items.iter().skip(len) {
+            NewNode::of(self, item)?.push_to(seq);
+        }
+        Ok(())
+    }
+
+    fn set_item(
+        &self,
+        seq: &Sequence,
+        index: usize,
+        value: &Value,
+        mode: Mode,
+        current: Option<&Value>,
+    ) -> Result<()> {
+        match (seq.get(index).filter(|n| !is_empty_flow(n)), value) {
+            (Some(YamlNode::Mapping(old)), Value::Object(map)) => {
+                self.update_mapping(&old, map, mode, current)
+            }
+            (Some(YamlNode::Sequence(old)), Value::Array(items)) => {
+                self.update_sequence(&old, items, current)
+            }
+            (old, _) => {
+                let old = old.as_ref().and_then(|n| n.as_scalar());
+                NewNode::of_replacing(self, value, old)?.set_item(seq, index);
+                Ok(())
+            }
         }
     }
 }
@@ -554,74 +664,6 @@ fn is_empty_flow(node: &YamlNode) -> bool {
     }
 }
 
-/// Makes the mapping `m` (whose value is `current`) hold `map`.
-fn update_mapping(
-    m: &Mapping,
-    map: &Map<String, Value>,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    if mode == Mode::Replace {
-        let old_keys: Vec<String> = match current {
-            Some(Value::Object(old)) => old.keys().cloned().collect(),
-            _ => Vec::new(),
-        };
-        for key in old_keys.iter().filter(|k| !map.contains_key(*k)) {
-            if let Some(k) = find_entry(m, key).and_then(|e| e.key_node()) {
-                m.remove(&k);
-            }
-        }
-    }
-    for (key, sub) in map {
-        let current_child = current.and_then(|c| c.get(key));
-        if current_child == Some(sub) {
-            continue;
-        }
-        set_entry(m, find_entry(m, key), key, sub, mode, current_child)?;
-    }
-    Ok(())
-}
-
-/// Makes the sequence `seq` (whose value is `current`) hold `items`, item by item.
-fn update_sequence(seq: &Sequence, items: &[Value], current: Option<&Value>) -> Result<()> {
-    let len = seq.len();
-    for (index, item) in items.iter().enumerate().take(len) {
-        let current_item = current.and_then(|c| c.get(index));
-        if current_item != Some(item) {
-            set_item(seq, index, item, Mode::Replace, current_item)?;
-        }
-    }
-    for index in (items.len()..len).rev() {
-        seq.remove(index);
-    }
-    for item in items.iter().skip(len) {
-        NewNode::of(item)?.push_to(seq);
-    }
-    Ok(())
-}
-
-fn set_item(
-    seq: &Sequence,
-    index: usize,
-    value: &Value,
-    mode: Mode,
-    current: Option<&Value>,
-) -> Result<()> {
-    match (seq.get(index).filter(|n| !is_empty_flow(n)), value) {
-        (Some(YamlNode::Mapping(old)), Value::Object(map)) => {
-            update_mapping(&old, map, mode, current)
-        }
-        (Some(YamlNode::Sequence(old)), Value::Array(items)) => {
-            update_sequence(&old, items, current)
-        }
-        (old, _) => {
-            let old = old.as_ref().and_then(|n| n.as_scalar());
-            NewNode::of_replacing(value, old)?.set_item(seq, index);
-            Ok(())
-        }
-    }
-}
-
 /// A new node for a value: a scalar, or a collection parsed from text osctl rendered.
 enum NewNode {
     Scalar(ScalarValue),
@@ -630,15 +672,15 @@ enum NewNode {
 }
 
 impl NewNode {
-    fn of(value: &Value) -> Result<NewNode> {
-        Self::of_replacing(value, None)
+    fn of(editor: &Editor, value: &Value) -> Result<NewNode> {
+        Self::of_replacing(editor, value, None)
     }
 
     /// The node for `value`; a string replacing a quoted string keeps its quote style.
-    fn of_replacing(value: &Value, old: Option<&Scalar>) -> Result<NewNode> {
+    fn of_replacing(editor: &Editor, value: &Value, old: Option<&Scalar>) -> Result<NewNode> {
         match value {
             Value::Object(_) | Value::Array(_) => {
-                let text = render_block(value);
+                let text = render_block(value, editor.seq_indent);
                 let doc = YamlFile::parse(&text).tree().document();
                 let node = match (value, doc.as_ref()) {
                     (Value::Object(_), Some(d)) => d.as_mapping().map(NewNode::Mapping),
@@ -805,70 +847,92 @@ pub fn needs_quotes(s: &str) -> bool {
     bytes.len() > 5 && bytes[..4].iter().all(u8::is_ascii_digit) && bytes[4] == b'-'
 }
 
-/// `value`, a collection, as block YAML at column 0 (flow `{}` / `[]` when empty).
-fn render_block(value: &Value) -> String {
+/// `value`, a collection, as block YAML; a sequence's `-` sits `seq_indent` columns right of its
+/// key, and a sequence at the root at column `seq_indent` too (yaml-edit then lays a root-level
+/// insertion out the same way). Empty collections are `{}` / `[]`.
+fn render_block(value: &Value, seq_indent: usize) -> String {
+    let r = Render { seq_indent };
     let mut out = String::new();
     match value {
-        Value::Object(map) if !map.is_empty() => render_mapping(map, 0, &mut out),
-        Value::Array(items) if !items.is_empty() => render_sequence(items, 0, &mut out),
+        Value::Object(map) if !map.is_empty() => r.mapping(map, 0, &mut out),
+        Value::Array(items) if !items.is_empty() => r.sequence(items, seq_indent, &mut out),
         Value::Object(_) => out.push_str("{}\n"),
         _ => out.push_str("[]\n"),
     }
     out
 }
 
-fn render_mapping(map: &Map<String, Value>, indent: usize, out: &mut String) {
-    for (key, value) in map {
-        out.push_str(&" ".repeat(indent));
-        out.push_str(&scalar_text(&Value::String(key.clone())));
-        out.push(':');
-        render_child(value, indent, out);
-    }
+struct Render {
+    seq_indent: usize,
 }
 
-fn render_sequence(items: &[Value], indent: usize, out: &mut String) {
-    for item in items {
-        out.push_str(&" ".repeat(indent));
-        out.push('-');
-        match item {
-            Value::Object(map) if !map.is_empty() => {
-                // the first key on the dash's line, the others under it
-                let mut nested = String::new();
-                render_mapping(map, indent + 2, &mut nested);
-                out.push(' ');
-                out.push_str(&nested[indent + 2..]);
-            }
-            Value::Array(items) if !items.is_empty() => {
-                let mut nested = String::new();
-                render_sequence(items, indent + 2, &mut nested);
-                out.push(' ');
-                out.push_str(&nested[indent + 2..]);
-            }
-            _ => {
-                out.push(' ');
-                out.push_str(&scalar_text(item));
-                out.push('\n');
+impl Render {
+    fn mapping(&self, map: &Map<String, Value>, indent: usize, out: &mut String) {
+        for (key, value) in map {
+            out.push_str(&" ".repeat(indent));
+            out.push_str(&scalar_text(&Value::String(key.clone())));
+            out.push(':');
+            match value {
+                Value::Object(map) if !map.is_empty() => {
+                    out.push('\n');
+                    self.mapping(map, indent + 2, out);
+                }
+                Value::Array(items) if !items.is_empty() => {
+                    out.push('\n');
+                    self.sequence(items, indent + self.seq_indent, out);
+                }
+                _ => {
+                    out.push(' ');
+                    out.push_str(&scalar_text(value));
+                    out.push('\n');
+                }
             }
         }
     }
-}
 
-fn render_child(value: &Value, indent: usize, out: &mut String) {
-    match value {
-        Value::Object(map) if !map.is_empty() => {
-            out.push('\n');
-            render_mapping(map, indent + 2, out);
-        }
-        Value::Array(items) if !items.is_empty() => {
-            out.push('\n');
-            render_sequence(items, indent + 2, out);
-        }
-        _ => {
+    fn sequence(&self, items: &[Value], indent: usize, out: &mut String) {
+        for item in items {
+            out.push_str(&" ".repeat(indent));
+            out.push('-');
+            // a nested collection starts on the dash's line, the rest lines up under it
+            let mut nested = String::new();
+            match item {
+                Value::Object(map) if !map.is_empty() => self.mapping(map, indent + 2, &mut nested),
+                Value::Array(items) if !items.is_empty() => {
+                    self.sequence(items, indent + 2, &mut nested)
+                }
+                _ => {
+                    out.push(' ');
+                    out.push_str(&scalar_text(item));
+                    out.push('\n');
+                    continue;
+                }
+            }
             out.push(' ');
-            out.push_str(&scalar_text(value));
-            out.push('\n');
+            out.push_str(&nested[indent + 2..]);
         }
     }
+}
+
+/// The file's block sequence style: 0 when the first block sequence under a mapping key sits at
+/// the key's column (`key:\n- a`, PyYAML's style), else 2.
+fn sequence_indent(text: &str) -> usize {
+    let mut key_indent: Option<usize> = None;
+    for line in text.lines() {
+        let content = line.trim_start_matches(' ');
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let indent = line.len() - content.len();
+        if let Some(key) = key_indent
+            && (content == "-" || content.starts_with("- "))
+        {
+            return if indent == key { 0 } else { 2 };
+        }
+        let without_comment = content.split(" #").next().unwrap_or(content).trim_end();
+        key_indent = without_comment.ends_with(':').then_some(indent);
+    }
+    2
 }
 
 /// A scalar (or empty collection) as YAML text.
@@ -920,7 +984,7 @@ custom_providers: ''
 # terminal backend
 terminal:
   backend: local
-  cwd: /tmp # the owner's scratch dir
+  cwd: /data/scratch # the owner's scratch dir
 
 approvals: {mode: \"on\"}
 display:
@@ -940,7 +1004,7 @@ toolsets:
     fn reads_values_and_keys() {
         let d = doc(HERMES);
         assert_eq!(d.get(&["model"]), Some(json!("")));
-        assert_eq!(d.get(&["terminal", "cwd"]), Some(json!("/tmp")));
+        assert_eq!(d.get(&["terminal", "cwd"]), Some(json!("/data/scratch")));
         assert_eq!(d.get(&["toolsets", "1"]), Some(json!("web")));
         assert_eq!(d.get(&["toolsets", "2"]), None);
         assert_eq!(d.get(&["approvals", "mode"]), Some(json!("on")));
@@ -989,7 +1053,7 @@ toolsets:
         assert_diff(
             HERMES,
             &d.to_string(),
-            &["  cwd: /tmp # the owner's scratch dir"],
+            &["  cwd: /data/scratch # the owner's scratch dir"],
             &["  cwd: /root/.hermes # the owner's scratch dir"],
         );
     }
@@ -1391,6 +1455,10 @@ approvals: {mode: \"off\"}
         assert_eq!(d.get(&["copy"]), Some(json!({"x": 1, "y": 2})));
         assert_eq!(d.get(&["base"]), Some(json!({"x": 1})));
         d.validate().unwrap();
+        let mut d = doc(text);
+        assert!(d.remove(&["copy", "x"]).unwrap());
+        assert_eq!(d.get(&["copy"]), Some(json!({})));
+        assert_eq!(d.get(&["base", "x"]), Some(json!(1)));
     }
 
     fn parse_err(text: &str) -> Error {
@@ -1404,6 +1472,7 @@ approvals: {mode: \"off\"}
             ("a:\n  b: 1\n c: 2\n", 3),
             ("a: 1\nb: [1, 2\nc: 3\n", 3),
             ("a: 1\na: 2\n", 2),
+            ("x:\n  k: 1\n  k: 2\n", 3),
             ("a: 'unterminated\nb: 1\n", 1),
         ] {
             let e = parse_err(text);
@@ -1414,6 +1483,9 @@ approvals: {mode: \"off\"}
         }
         let e = parse_err("a: 1\n---\nb: 2\n");
         assert_eq!(e.code, "parse_error");
+        let e = parse_err("a: 1\na: 2\n");
+        assert!(e.to_string().contains("duplicate key `a`"), "{e}");
+        assert!(!e.to_string().contains("DuplicateKeyPolicy"), "{e}");
     }
 
     #[test]
@@ -1433,13 +1505,186 @@ approvals: {mode: \"off\"}
         root.set("terminal", ScalarValue::plain("oops"));
         let mut wrong = d.value();
         wrong["terminal"]["cwd"] = json!("/root/.hermes");
-        let e = d
-            .commit(&["terminal", "cwd"], before.clone(), wrong)
-            .unwrap_err();
+        let e = d.commit(&["terminal", "cwd"], wrong).unwrap_err();
         assert_eq!(e.code, "internal");
         assert!(e.message.contains("terminal.cwd"), "{}", e.message);
         assert_eq!(d.to_string(), before);
+        assert_eq!(d.file.to_string(), before);
         assert_eq!(d.value(), doc(HERMES).value());
+        d.validate().unwrap();
+    }
+
+    #[test]
+    fn sequence_style_follows_the_file() {
+        let v = json!([{"name": "x", "models": ["a", "b"]}]);
+        let mut d = doc("toolsets:\n- a\n");
+        d.set(&["custom_providers"], v.clone()).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "toolsets:\n- a\ncustom_providers:\n- name: x\n  models:\n  - a\n  - b\n"
+        );
+        let mut d = doc("toolsets:\n  - a\n");
+        d.set(&["custom_providers"], v.clone()).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "toolsets:\n  - a\ncustom_providers:\n  - name: x\n    models:\n      - a\n      - b\n"
+        );
+        assert_eq!(sequence_indent("a: 1\n"), 2);
+        assert_eq!(sequence_indent("a:\n  b: # c\n  - x\n"), 0);
+    }
+
+    #[test]
+    fn new_content_in_a_four_space_file_is_indented_two() {
+        // A known limit, kept honest: valid YAML, verified, but not the file's 4-space step.
+        let mut d = doc("terminal:\n    backend: local\n");
+        d.set(&["terminal", "env"], json!({"A": "1"})).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "terminal:\n    backend: local\n    env:\n      A: \"1\"\n"
+        );
+        assert_eq!(d.get(&["terminal", "env", "A"]), Some(json!("1")));
+    }
+
+    #[test]
+    fn comments_at_column_zero_inside_a_block() {
+        // hermes' example config resumes a block's keys after comment lines at column 0
+        let text = "terminal:\n  backend: \"local\"\n  cwd: \".\"  # local backend\n  timeout: 180\n\n\
+                    # -----\n# OPTION 2\n# terminal:\n#   backend: \"ssh\"\n\n\
+                    # --- Container limits\n  container_cpu: 1              # CPU cores\n\
+                    \x20 container_persistent: true    # persist\n\n# ----\nbrowser:\n  timeout: 120\n";
+        let mut d = doc(text);
+        assert_eq!(
+            d.get(&["terminal", "container_persistent"]),
+            Some(json!(true))
+        );
+        d.set(&["terminal", "cwd"], json!("/root/.hermes")).unwrap();
+        d.set(&["terminal", "home_mode"], json!("auto")).unwrap();
+        assert!(d.remove(&["terminal", "container_cpu"]).unwrap());
+        d.set(&["approvals", "mode"], json!("off")).unwrap();
+        assert_diff(
+            text,
+            &d.to_string(),
+            &[
+                "  cwd: \".\"  # local backend",
+                "  container_cpu: 1              # CPU cores",
+            ],
+            &[
+                "  cwd: \"/root/.hermes\"  # local backend",
+                "  home_mode: auto",
+                "approvals:",
+                "  mode: \"off\"",
+            ],
+        );
+        assert!(
+            d.to_string()
+                .contains("# persist\n  home_mode: auto\n\n# ----\n"),
+            "{d}"
+        );
+    }
+
+    /// A config in the shape hermes ships: banner comments, comments inside and after blocks,
+    /// whitespace-only lines, quoted strings, an indentless sequence.
+    const SHIPPED: &str = "\
+# Hermes Agent configuration for this device
+# Edit with `hermes config set` or by hand.
+
+_config_version: 50
+
+# ====================
+# Database
+# ====================
+database:
+  journal_mode: \"wal\"  # or \"delete\"
+  # wal_autocheckpoint: 1000
+
+# ====================
+# Model
+# ====================
+model:
+  # Default model (overridable with --model)
+  default: \"anthropic/claude-opus-4.6\"
+  \n  # Provider: auto, openrouter, nous, custom, ...
+  provider: \"auto\"
+  \n  base_url: \"https://openrouter.ai/api/v1\"
+
+  # context_length: 131072
+  # streaming: true
+
+# providers:
+#   my-proxy:
+#     base_url: https://llm.internal.example/v1
+
+terminal:
+  backend: local   # local, docker, ssh
+  cwd: \".\"
+  timeout: 180
+
+approvals:
+  mode: manual   # manual | smart | off
+
+toolsets:
+- hermes-cli
+- web
+";
+
+    #[test]
+    fn presync_on_a_shipped_config_touches_only_its_lines() {
+        let mut d = doc(SHIPPED);
+        d.set(&["model", "provider"], json!("custom:autonomous"))
+            .unwrap();
+        d.set(&["model", "default"], json!("Auto-AI")).unwrap();
+        d.set(
+            &["custom_providers", "0"],
+            json!({
+                "name": "autonomous",
+                "key_env": "AUTONOMOUS_API_KEY",
+                "api_mode": "anthropic_messages",
+                "base_url": "https://campaign-api.autonomous.ai/api/v1/ai"
+            }),
+        )
+        .unwrap();
+        d.set(&["terminal", "cwd"], json!("/root/.hermes")).unwrap();
+        d.set(&["approvals", "mode"], json!("off")).unwrap();
+        d.set(&["database", "wal_autocheckpoint"], json!(1000))
+            .unwrap();
+        assert_diff(
+            SHIPPED,
+            &d.to_string(),
+            &[
+                "  default: \"anthropic/claude-opus-4.6\"",
+                "  provider: \"auto\"",
+                "  cwd: \".\"",
+                "  mode: manual   # manual | smart | off",
+            ],
+            &[
+                "  wal_autocheckpoint: 1000",
+                "  default: \"Auto-AI\"",
+                "  provider: \"custom:autonomous\"",
+                "  cwd: \"/root/.hermes\"",
+                "  mode: \"off\"   # manual | smart | off",
+                "custom_providers:",
+                "- name: autonomous",
+                "  key_env: AUTONOMOUS_API_KEY",
+                "  api_mode: anthropic_messages",
+                "  base_url: https://campaign-api.autonomous.ai/api/v1/ai",
+            ],
+        );
+        // the new key goes under the block's last key, above its trailing comments
+        assert!(d.to_string().contains(
+            "  journal_mode: \"wal\"  # or \"delete\"\n  wal_autocheckpoint: 1000\n  # wal_autocheckpoint: 1000\n"
+        ));
+        // running the same presync again changes nothing
+        let once = d.to_string();
+        assert!(
+            !d.set(&["model", "provider"], json!("custom:autonomous"))
+                .unwrap()
+        );
+        assert!(!d.set(&["approvals", "mode"], json!("off")).unwrap());
+        assert!(
+            !d.set(&["custom_providers", "0", "name"], json!("autonomous"))
+                .unwrap()
+        );
+        assert_eq!(d.to_string(), once);
         d.validate().unwrap();
     }
 
