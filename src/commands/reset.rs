@@ -51,19 +51,23 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
         ));
         return Ok(Exit::Success);
     }
-    if ctx.previewing() || whole.is_empty() {
+    if ctx.previewing() {
         return ctx.finish("reset", &whole, extra);
     }
-    let shown = confirm(ctx, &whole, live, args.reboot)?;
-    let ran = apply_runtime(ctx, &planned.runtime)?;
-    let mut files = if ran.commands > 0 {
-        reset::plan(&ctx.fs, &input)?.files
+    let exit = if whole.is_empty() {
+        ctx.finish("reset", &whole, extra)?
     } else {
-        planned.files
+        let shown = confirm(ctx, &whole, live, args.reboot)?;
+        let ran = apply_runtime(ctx, &planned.runtime)?;
+        let mut files = if ran.commands > 0 {
+            reset::plan(&ctx.fs, &input)?.files
+        } else {
+            planned.files
+        };
+        files.warnings.retain(|w| !shown.contains(w));
+        extra.insert("runtime_actions".into(), json!(ran));
+        ctx.finish("reset", &files, extra)?
     };
-    files.warnings.retain(|w| !shown.contains(w));
-    extra.insert("runtime_actions".into(), json!(ran));
-    let exit = ctx.finish("reset", &files, extra)?;
     if args.reboot {
         match ctx.services.run(&ServiceAction::Reboot)? {
             Ran::Done => ctx.out.status("rebooting"),
