@@ -15,6 +15,7 @@
 //! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
 //! - [`runtime`]: the six runtimes as data.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
+//! - [`reset`]: the factory reset planner.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
@@ -32,6 +33,7 @@ pub mod plan;
 pub mod presync;
 pub mod reconcile;
 pub mod redact;
+pub mod reset;
 pub mod runtime;
 pub mod system;
 

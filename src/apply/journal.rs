@@ -262,9 +262,7 @@ impl Journal {
 
     /// The run finished: forget the originals.
     pub fn commit(self) -> Result<()> {
-        std::fs::remove_dir_all(&self.dir)
-            .map_err(|e| Error::io("remove the journal", &self.dev_dir, &e))?;
-        atomic::sync_parent(&self.dir).map_err(|e| Error::io("sync", &self.dev_dir, &e))
+        discard(&self.dir, &self.dev_dir)
     }
 
     /// The run failed: put every original back, newest change first. On success the journal is
@@ -299,9 +297,19 @@ fn restore(fs: &RootFs, dir: &Path, dev_dir: &DevPath, manifest: &Manifest) -> R
             "fix the cause, then run any osctl command that changes the device (it restores the journal first); the originals are in {dev_dir}"
         )));
     }
-    std::fs::remove_dir_all(dir).map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
-    let _ = atomic::sync_parent(dir);
+    discard(dir, dev_dir)?;
     Ok(restored)
+}
+
+/// Removes a journal whose run is over (committed or restored). The manifest goes first, and
+/// durably: a run killed while the rest is deleted (a reset's moved-aside folders can take a
+/// while) leaves a folder with nothing to restore, never a manifest whose saved copies are half
+/// gone, which no later run could restore.
+fn discard(dir: &Path, dev_dir: &DevPath) -> Result<()> {
+    atomic::remove_file(&dir.join(MANIFEST))
+        .map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
+    std::fs::remove_dir_all(dir).map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
+    atomic::sync_parent(dir).map_err(|e| Error::io("sync", dev_dir, &e))
 }
 
 /// Puts one original back. Returns whether anything changed.
