@@ -374,6 +374,12 @@ fn restore_entry(fs: &RootFs, dir: &Path, path: &DevPath, entry: &Entry) -> std:
         },
         Original::Tree => {
             let saved = dir.join(entry.saved.as_deref().unwrap_or_default());
+            // A copy cut short (by a crash, across filesystems) is not the original: drop it.
+            for partial in [partial_path(&saved), partial_path(&host)] {
+                if std::fs::symlink_metadata(&partial).is_ok() {
+                    std::fs::remove_dir_all(&partial)?;
+                }
+            }
             if std::fs::symlink_metadata(&saved).is_err() {
                 // The run never got to remove it: the original is still in place.
                 return Ok(false);
@@ -397,17 +403,32 @@ fn remove_any(host: &Path) -> std::io::Result<()> {
 }
 
 /// Renames a folder; across filesystems, copies it and removes the source.
+///
+/// Across filesystems the copy is made under a `.osctl-partial` name beside `to` and renamed
+/// into place only when whole, and only then is the source removed: a crash mid-copy leaves the
+/// source intact and no `to`, so recovery never trades a whole folder for a partial copy.
 fn move_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     match atomic::rename(from, to) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
-            // EXDEV: copy, make the copy durable, then remove the source.
-            copy_tree(from, to)?;
+            let partial = partial_path(to);
+            if std::fs::symlink_metadata(&partial).is_ok() {
+                std::fs::remove_dir_all(&partial)?;
+            }
+            copy_tree(from, &partial)?;
+            atomic::rename(&partial, to)?;
             std::fs::remove_dir_all(from)?;
             atomic::sync_parent(from)
         }
         Err(e) => Err(e),
     }
+}
+
+/// Where a cross-filesystem copy of `to` is built.
+fn partial_path(to: &Path) -> std::path::PathBuf {
+    let mut name = to.as_os_str().to_owned();
+    name.push(".osctl-partial");
+    std::path::PathBuf::from(name)
 }
 
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
