@@ -16,7 +16,8 @@
 //! - [`runtime`]: the six runtimes as data.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
-//! - [`system`]: the only door to the outside (rooted files, systemd, processes).
+//! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
+//! - [`system`]: the only door to the outside (rooted files, systemd, processes, HTTP).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 
 pub mod apply;
@@ -33,6 +34,7 @@ pub mod presync;
 pub mod reconcile;
 pub mod redact;
 pub mod runtime;
+pub mod skills;
 pub mod system;
 
 use std::ffi::OsString;

@@ -5,6 +5,7 @@
 mod completions;
 mod reconcile;
 mod recover;
+mod skills;
 mod status;
 
 use std::time::Duration;
@@ -169,6 +170,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Status(_) => "status",
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
+        Command::Skills(cmd) => skills::name(cmd),
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
@@ -185,6 +187,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
+        Command::Skills(cmd) => skills::run(ctx, cmd),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
     }
 }
