@@ -24,38 +24,53 @@ pub fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
 
 /// A plain table: name, version, supported, hash (12 characters), where it comes from.
 pub fn table(rows: &[Row]) -> String {
-    let width = rows
+    let cells: Vec<[String; 5]> = rows
         .iter()
-        .map(|r| r.name.len() + 5)
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    let mut out = format!(
-        "{:<width$}  {:<12}  {:<9}  {:<12}  {}\n",
-        "NAME", "VERSION", "SUPPORTED", "HASH", "ORIGIN"
-    );
-    for r in rows {
-        let name = if r.kind == "hook" {
-            format!("hook:{}", r.name)
-        } else {
-            r.name.clone()
-        };
-        let supported = match (r.supported, r.requires.is_empty()) {
-            (true, _) => "yes".to_string(),
-            (false, true) => "no".to_string(),
-            (false, false) => format!("no ({})", r.requires.join("|")),
-        };
-        let hash = r.hash.as_deref().map(|h| &h[..12]).unwrap_or("-");
-        let mut origin = r.origin.to_string();
-        if let Some(d) = r.drift {
-            origin.push_str(&format!(", {d}"));
-        } else if !r.present {
-            origin.push_str(", not installed");
+        .map(|r| {
+            let name = if r.kind == "hook" {
+                format!("hook:{}", r.name)
+            } else {
+                r.name.clone()
+            };
+            let supported = match (r.supported, r.requires.is_empty()) {
+                (true, _) => "yes".to_string(),
+                (false, true) => "no".to_string(),
+                (false, false) => format!("no ({})", r.requires.join("|")),
+            };
+            let mut origin = r.origin.to_string();
+            if let Some(d) = r.drift {
+                origin.push_str(&format!(", {d}"));
+            } else if !r.present {
+                origin.push_str(", not installed");
+            }
+            [
+                name,
+                r.version.clone().unwrap_or_else(|| "-".into()),
+                supported,
+                r.hash
+                    .as_deref()
+                    .map(|h| h[..12].to_string())
+                    .unwrap_or_else(|| "-".into()),
+                origin,
+            ]
+        })
+        .collect();
+    let header = ["NAME", "VERSION", "SUPPORTED", "HASH", "ORIGIN"].map(String::from);
+    let mut widths = header.clone().map(|h| h.len());
+    for row in &cells {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
         }
-        out.push_str(&format!(
-            "{name:<width$}  {:<12}  {supported:<9}  {hash:<12}  {origin}\n",
-            r.version.as_deref().unwrap_or("-")
-        ));
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(&cells) {
+        let line: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
     }
     out
 }

@@ -45,7 +45,7 @@ pub fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
         return Ok(Exit::Success);
     }
     ctx.out.status(
-        "run `osctl skills sync` after removing the skill's record, or reinstall it, to restore it",
+        "`osctl skills sync` reinstalls a missing skill; to restore a modified one, remove its folder and sync",
     );
     Ok(Exit::Pending)
 }
