@@ -509,7 +509,13 @@ fn openclaw_hooks_are_installed_registered_and_unsupported_ones_removed() {
         doc["hooks"]["internal"]["entries"],
         serde_json::json!({"turn-gate": {"enabled": true}})
     );
-    let hooks_report = &json_of(&out)["hooks"];
+    let doc_json = json_of(&out);
+    assert_eq!(
+        doc_json["applied"]["skipped_offline"],
+        serde_json::json!(["systemctl try-restart openclaw.service"]),
+        "openclaw is restarted for a hook change (only printed on an offline root)"
+    );
+    let hooks_report = &doc_json["hooks"];
     assert_eq!(hooks_report[0]["action"], "remove");
     assert_eq!(hooks_report[1]["action"], "install");
     // A second pass changes nothing.

@@ -12,13 +12,15 @@
 //! absent (an owner's explicit `false` stays), `hooks.internal.entries.<name> = {"enabled": true}`
 //! is added only when the entry is absent (an owner's settings inside it stay), and the entries of
 //! published hooks the device does not support are removed. openclaw.json is edited with the
-//! comment-preserving [`JsonDoc`], keeping its mode (0600).
+//! comment-preserving [`JsonDoc`], keeping its mode (0600). When a hook file or the
+//! registration changes, openclaw is restarted if it is running (`systemctl try-restart`), as
+//! upstream's onboarding restarts the gateway; on an offline root the action is only printed.
 
 use serde_json::json;
 
 use crate::error::Result;
 use crate::format::json::JsonDoc;
-use crate::plan::Draft;
+use crate::plan::{Draft, ServiceAction};
 use crate::system::http::Http;
 use crate::system::path::DevPath;
 
@@ -48,6 +50,8 @@ pub struct HookTarget<'a> {
     pub openclaw_json: DevPath,
     pub cdn: &'a str,
     pub caps: &'a [String],
+    /// The unit restarted when a hook changes (`openclaw`).
+    pub unit: &'a str,
 }
 
 /// Plans every published hook: install/update the supported ones, remove the others, and
@@ -58,6 +62,7 @@ pub fn plan(
     target: &HookTarget<'_>,
     state: &mut RuntimeState,
 ) -> Result<Vec<HookReport>> {
+    let mut touched = false;
     let mut reports = Vec::new();
     let mut registered = Vec::new();
     let mut unregistered = Vec::new();
@@ -67,7 +72,7 @@ pub fn plan(
             unregistered.push(name);
             state.hooks.remove(name);
             let action = if draft.exists(&dir)? {
-                draft.remove(&dir, "remove a hook this device does not support")?;
+                touched |= draft.remove(&dir, "remove a hook this device does not support")?;
                 "remove"
             } else {
                 "absent"
@@ -105,6 +110,7 @@ pub fn plan(
                     (HOOK_FILES[0], Some(files[0].as_slice())),
                     (HOOK_FILES[1], Some(files[1].as_slice())),
                 ]);
+                touched |= changed;
                 state.hooks.insert(name.into(), HookRecord { hash });
                 registered.push(name);
                 let action = match (existed, changed) {
@@ -120,7 +126,10 @@ pub fn plan(
             }
         }
     }
-    register(draft, &target.openclaw_json, &registered, &unregistered)?;
+    touched |= register(draft, &target.openclaw_json, &registered, &unregistered)?;
+    if touched {
+        draft.service(ServiceAction::RestartIfActive(target.unit.to_string()));
+    }
     Ok(reports)
 }
 
@@ -144,14 +153,14 @@ fn fetch(http: &Http, cdn: &str, name: &str) -> std::result::Result<Vec<Vec<u8>>
 }
 
 /// Registers `on` and unregisters `off` in openclaw.json `hooks.internal.entries`.
-fn register(draft: &mut Draft<'_>, path: &DevPath, on: &[&str], off: &[&str]) -> Result<()> {
+fn register(draft: &mut Draft<'_>, path: &DevPath, on: &[&str], off: &[&str]) -> Result<bool> {
     let Some(text) = draft.read_text(path)? else {
         if !on.is_empty() {
             draft.warn(format!(
                 "{path} does not exist, so the hooks are installed but not registered; the next sync registers them once openclaw has written it"
             ));
         }
-        return Ok(());
+        return Ok(false);
     };
     let mut doc = JsonDoc::parse(&text, &path.to_string())?;
     let mut changed = false;
@@ -172,7 +181,7 @@ fn register(draft: &mut Draft<'_>, path: &DevPath, on: &[&str], off: &[&str]) ->
     if changed {
         draft.write(path, doc.to_string(), None, "register OS hooks")?;
     }
-    Ok(())
+    Ok(changed)
 }
 
 #[cfg(test)]

@@ -208,6 +208,7 @@ pub fn run(
             ),
             cdn: &cdn,
             caps: &caps,
+            unit: rt.unit,
         };
         hooks::plan(&mut draft, http, &target, &mut rstate)?
     } else {
