@@ -602,3 +602,37 @@ fn list_and_verify_report_versions_support_and_drift() {
             .exists()
     );
 }
+
+#[test]
+fn an_unreadable_openclaw_json_fails_the_registration_not_the_skills() {
+    let mut cdn = Cdn::new(false);
+    publish_standard(&mut cdn);
+    let dev = Device::new(&cdn.server, LAMP, None);
+    let broken = "{\n  \"gateway\": {\"port\": 18789,,}\n}\n";
+    dev.write("root/.openclaw/openclaw.json", broken);
+    let out = sync(&dev, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = json_of(&out);
+    assert_eq!(
+        doc["updated"],
+        serde_json::json!(["audio", "dance", "lamp-extra"])
+    );
+    let failed: Vec<_> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["action"] == "failed")
+        .collect();
+    assert_eq!(failed.len(), 1, "{}", doc["hooks"]);
+    assert_eq!(failed[0]["error"]["code"], "parse_error");
+    assert_eq!(
+        dev.read("root/.openclaw/openclaw.json").unwrap(),
+        broken,
+        "never rewritten"
+    );
+    assert!(
+        dev.read("var/lib/osctl/skills.json")
+            .unwrap()
+            .contains("\"audio\"")
+    );
+}

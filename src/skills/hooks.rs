@@ -126,7 +126,16 @@ pub fn plan(
             }
         }
     }
-    touched |= register(draft, &target.openclaw_json, &registered, &unregistered)?;
+    // openclaw.json is the owner's file: one that cannot be read safely fails the registration
+    // (reported, retried by the next sync) without holding back the skills.
+    match register(draft, &target.openclaw_json, &registered, &unregistered) {
+        Ok(changed) => touched |= changed,
+        Err(e) => reports.push(HookReport {
+            name: "registration".into(),
+            action: "failed",
+            error: Some(super::Problem::new(e.code, e.to_string())),
+        }),
+    }
     if touched {
         draft.service(ServiceAction::RestartIfActive(target.unit.to_string()));
     }
