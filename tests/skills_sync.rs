@@ -636,3 +636,75 @@ fn an_unreadable_openclaw_json_fails_the_registration_not_the_skills() {
             .contains("\"audio\"")
     );
 }
+
+/// A power cut after the new folder is swapped in but before the state file is written: the
+/// folder is whole, the old version is still recorded, and the next sync ends in the same place
+/// (downloading again, and still telling the agent).
+#[test]
+fn a_crash_before_the_state_write_is_finished_by_the_next_sync() {
+    let mut cdn = Cdn::new(false);
+    publish_standard(&mut cdn);
+    let dev = Device::new(&cdn.server, LAMP, None);
+    assert_eq!(sync(&dev, &[]).status.code(), Some(0));
+    let state = dev.read("var/lib/osctl/skills.json").unwrap();
+    let v2 = cdn.publish("audio", &[("SKILL.md", b"# Audio v2\n")]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_osctl"))
+        .arg("--root")
+        .arg(dev.root())
+        .args(["skills", "sync"])
+        .env("OSCTL_FAULT", "abort-write:1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), None, "aborted: {}", stderr(&out));
+    let skill = "root/.openclaw/workspace/skills/audio";
+    assert_eq!(
+        dev.read(&format!("{skill}/SKILL.md")).unwrap(),
+        "# Audio v2\n"
+    );
+    assert!(
+        !dev.path(&format!("{skill}/scripts")).exists(),
+        "whole, not mixed"
+    );
+    assert_eq!(
+        dev.read("var/lib/osctl/skills.json").unwrap(),
+        state,
+        "not advanced"
+    );
+    cdn.zip_requests();
+    let out = sync(&dev, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json_of(&out)["updated"], serde_json::json!(["audio"]));
+    assert_eq!(cdn.zip_requests(), vec!["/os/skills/audio.zip"]);
+    assert!(dev.read("var/lib/osctl/skills.json").unwrap().contains(&v2));
+}
+
+#[test]
+fn a_failing_notify_command_is_reported_after_the_skills_are_recorded() {
+    let mut cdn = Cdn::new(false);
+    publish_standard(&mut cdn);
+    let dev = Device::new(&cdn.server, LAMP, None);
+    let out = sync(
+        &dev,
+        &[
+            "--notify-cmd",
+            "cat >/dev/null; echo agent down >&2; exit 7",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let doc = json_of(&out);
+    assert_eq!(
+        doc["updated"],
+        serde_json::json!(["audio", "dance", "lamp-extra"])
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("the --notify-cmd failed (exit status 7)"),
+        "{err}"
+    );
+    assert!(err.contains("agent down"), "{err}");
+    assert!(
+        dev.read("var/lib/osctl/skills.json")
+            .unwrap()
+            .contains("\"dance\"")
+    );
+}

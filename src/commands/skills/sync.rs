@@ -35,14 +35,18 @@ pub fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
         extra.insert("ok".into(), false.into());
     }
     let exit = ctx.finish(NAME, &plan, extra)?;
+    // The JSON document is out; later errors go to stderr only, so stdout stays one document.
+    let mut stderr_only = ctx.out.clone();
+    stderr_only.json = false;
     if let (Some(cmd), Some(text), false) = (&args.notify_cmd, &report.prompt, opts.preview) {
-        prompt::notify(cmd, text, report.runtime, &report.updated)?;
+        if let Err(e) = prompt::notify(cmd, text, report.runtime, &report.updated) {
+            stderr_only.error(NAME, &e);
+            return Ok(Exit::Failed);
+        }
         ctx.out
             .status(&format!("notified: {}", report.updated.join(", ")));
     }
     if report.failed > 0 {
-        let mut stderr_only = ctx.out.clone();
-        stderr_only.json = false;
         stderr_only.error(
             NAME,
             &Error::input("skills_failed", format!("{} skill(s) or hook(s) failed", report.failed))
