@@ -545,5 +545,9 @@ fn plan_prune(
         }
         reports.push(r);
     }
+    // A record of a skill that is gone and no longer supported describes nothing.
+    rstate
+        .skills
+        .retain(|name, r| !r.installed || supported(name) || present.contains(name));
     Ok(reports)
 }
