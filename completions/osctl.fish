@@ -40,7 +40,9 @@ complete -c osctl -n "__fish_osctl_needs_command" -s V -l version -d 'Print vers
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "reconcile" -d 'Carry persona, LLM config, channels and MCP servers over to the active runtime after a switch; each step is guarded by its marker, so a failed step is retried by the next run'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "migrate" -d 'Carry the owner\'s persona and memory (SOUL.md, identity, MEMORY.md with the daily notes, KNOWLEDGE.md, USER.md) from one runtime\'s files into another\'s, backing up every file it replaces. Runtime-only files (AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/) stay'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "reset" -d 'Factory-reset the agent side of the device: the active runtime\'s own state, the device\'s config, users and Wi-Fi, and every copy of the owner\'s persona in every runtime\'s tree (backups and AGENTS.md inline blocks included). It shows the plan and asks first; without a terminal it needs --yes'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "skills" -d 'Keep the runtime\'s skills in step with the skills CDN: download, verify, install and prune capability-gated skills (and openclaw\'s OS hooks)'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -101,6 +103,21 @@ complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s v -l verbose -d 
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l reboot -d 'Reboot once the reset is done (the device sets its runtime up again on boot)'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l keep-runtime-state -d 'Keep the active runtime\'s own state (sessions, credentials, config): only stop its unit, then wipe the device paths and every persona copy'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
 always\t''
@@ -114,6 +131,88 @@ complete -c osctl -n "__fish_osctl_using_subcommand recover" -s v -l verbose -d 
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -f -a "sync" -d 'One pass of the skill watcher: fetch the skills metadata (verified when bootstrap.json has a signing key), install every supported skill whose version changed, prune unsupported ones, refresh openclaw\'s OS hooks, and tell the agent what changed'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -f -a "list" -d 'List the runtime\'s skills: version, whether the device supports it, folder hash'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -f -a "verify" -d 'Recompute the hashes of the skills osctl installed and report drift (exit 3 when a folder was changed or removed since)'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l runtime -d 'The runtime whose skills folder to sync (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l metadata-url -d 'The OTA metadata that lists the skills (default: bootstrap.json `metadata_url`). Zips are fetched from `<base>/skills/<name>.zip`, where `<base>` is this URL without `/ota/metadata.json`' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l notify-cmd -d 'Run this shell command with the update prompt on its standard input when a skill\'s content changed (not run when nothing changed)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l ca-file -d 'Trust only the certificates in this PEM file (default: the system\'s CA store, or the roots built into osctl when the system has none)' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l timeout -d 'Seconds to wait for the server to connect, answer or send more bytes before giving up' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l runtime -d 'The runtime whose skills folder to read (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l runtime -d 'The runtime whose skills folder to read (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from help" -f -a "sync" -d 'One pass of the skill watcher: fetch the skills metadata (verified when bootstrap.json has a signing key), install every supported skill whose version changed, prune unsupported ones, refresh openclaw\'s OS hooks, and tell the agent what changed'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the runtime\'s skills: version, whether the device supports it, folder hash'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Recompute the hashes of the skills osctl installed and report drift (exit 3 when a folder was changed or removed since)'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
 always\t''
@@ -140,10 +239,15 @@ complete -c osctl -n "__fish_osctl_using_subcommand man" -s v -l verbose -d 'Say
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate recover completions man help" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate recover completions man help" -f -a "reconcile" -d 'Carry persona, LLM config, channels and MCP servers over to the active runtime after a switch; each step is guarded by its marker, so a failed step is retried by the next run'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate recover completions man help" -f -a "migrate" -d 'Carry the owner\'s persona and memory (SOUL.md, identity, MEMORY.md with the daily notes, KNOWLEDGE.md, USER.md) from one runtime\'s files into another\'s, backing up every file it replaces. Runtime-only files (AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/) stay'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate recover completions man help" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate recover completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate recover completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate recover completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate reset recover skills completions man help" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate reset recover skills completions man help" -f -a "reconcile" -d 'Carry persona, LLM config, channels and MCP servers over to the active runtime after a switch; each step is guarded by its marker, so a failed step is retried by the next run'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate reset recover skills completions man help" -f -a "migrate" -d 'Carry the owner\'s persona and memory (SOUL.md, identity, MEMORY.md with the daily notes, KNOWLEDGE.md, USER.md) from one runtime\'s files into another\'s, backing up every file it replaces. Runtime-only files (AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/) stay'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate reset recover skills completions man help" -f -a "reset" -d 'Factory-reset the agent side of the device: the active runtime\'s own state, the device\'s config, users and Wi-Fi, and every copy of the owner\'s persona in every runtime\'s tree (backups and AGENTS.md inline blocks included). It shows the plan and asks first; without a terminal it needs --yes'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate reset recover skills completions man help" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate reset recover skills completions man help" -f -a "skills" -d 'Keep the runtime\'s skills in step with the skills CDN: download, verify, install and prune capability-gated skills (and openclaw\'s OS hooks)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate reset recover skills completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate reset recover skills completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile migrate reset recover skills completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "sync" -d 'One pass of the skill watcher: fetch the skills metadata (verified when bootstrap.json has a signing key), install every supported skill whose version changed, prune unsupported ones, refresh openclaw\'s OS hooks, and tell the agent what changed'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "list" -d 'List the runtime\'s skills: version, whether the device supports it, folder hash'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "verify" -d 'Recompute the hashes of the skills osctl installed and report drift (exit 3 when a folder was changed or removed since)'

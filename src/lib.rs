@@ -16,8 +16,10 @@
 //! - [`runtime`]: the six runtimes as data.
 //! - [`persona`]: persona and memory migration between runtimes (hub and spoke).
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
+//! - [`reset`]: the factory reset planner.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
-//! - [`system`]: the only door to the outside (rooted files, systemd, processes).
+//! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
+//! - [`system`]: the only door to the outside (rooted files, systemd, processes, HTTP).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 
 pub mod apply;
@@ -34,7 +36,9 @@ pub mod plan;
 pub mod presync;
 pub mod reconcile;
 pub mod redact;
+pub mod reset;
 pub mod runtime;
+pub mod skills;
 pub mod system;
 
 use std::ffi::OsString;

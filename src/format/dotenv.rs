@@ -13,7 +13,8 @@
 //!   any other backslash is kept (sh and systemd do the same); a quoted value must end on its
 //!   line and may be followed only by blanks and a `# comment`;
 //! - unquoted: the rest of the line, minus a ` # comment` (python-dotenv and sh drop it; systemd
-//!   would keep it, so osctl never writes one) and trailing blanks.
+//!   would keep it, so osctl never writes one) and trailing blanks; a `#` right after `=` or
+//!   inside a word is part of the value.
 //!
 //! Anything else (no `=`, a bad key, an unterminated quote, text after a closing quote) is a
 //! parse error naming the line. When a key is assigned twice, the last assignment wins.
@@ -336,10 +337,10 @@ fn parse_line(line: &str) -> std::result::Result<Option<Assignment>, (usize, Str
             (value, len)
         }
         _ => {
-            // up to ` #` (a comment), minus trailing blanks
+            // up to ` #` (a comment), minus trailing blanks; a `#` right after `=` is content
             let mut end = raw.len();
             for (i, c) in raw.char_indices() {
-                if c == '#' && (i == 0 || raw[..i].ends_with(is_blank)) {
+                if c == '#' && i > 0 && raw[..i].ends_with(is_blank) {
                     end = i;
                     break;
                 }
@@ -646,12 +647,13 @@ EMPTY=
     #[test]
     fn reading_rules() {
         let e = env(
-            "  export   A = spaced  # note\nB=\"esc \\$ \\n \\\\\"  # c\nC='lit \\n $x'\nD=a#b\n\t# indented comment\n",
+            "  export   A = spaced  # note\nB=\"esc \\$ \\n \\\\\"  # c\nC='lit \\n $x'\nD=a#b\n\t# indented comment\nE=#hash\n",
         );
         assert_eq!(e.get("A").as_deref(), Some("spaced"));
         assert_eq!(e.get("B").as_deref(), Some("esc $ \\n \\"));
         assert_eq!(e.get("C").as_deref(), Some("lit \\n $x"));
         assert_eq!(e.get("D").as_deref(), Some("a#b"));
+        assert_eq!(e.get("E").as_deref(), Some("#hash"));
         let mut e = e;
         assert!(e.set("A", "new").unwrap());
         assert!(e.to_string().starts_with("  export   A = new  # note\n"));

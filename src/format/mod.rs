@@ -28,14 +28,12 @@
 //! editor. No maintained crate edits `.env` files while keeping their layout, and the Markdown
 //! blocks are a contract of the device OS (marker lines), not Markdown syntax.
 
-// The crate's one `Error` type is large (file, line, causes, hint); boxing it is error.rs's call,
-// not this module's.
-#![allow(clippy::result_large_err)]
-
+pub mod doc;
 pub mod dotenv;
 pub mod json;
 pub mod mdblock;
 pub mod toml;
+pub mod yaml;
 
 /// 1-based line and column (in characters) of `offset` in `text`.
 ///

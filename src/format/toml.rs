@@ -198,9 +198,6 @@ impl fmt::Display for TomlDoc {
 /// Why `value` cannot be written as TOML, if it cannot.
 fn check_writable(value: &Value) -> std::result::Result<(), &'static str> {
     match value {
-        Value::Number(n) if n.as_i64().is_none() && n.as_f64().is_none() => {
-            Err("the integer is outside TOML's 64-bit signed range")
-        }
         Value::Number(n) if n.is_u64() && n.as_i64().is_none() => {
             Err("the integer is outside TOML's 64-bit signed range")
         }

@@ -232,13 +232,6 @@ pub fn backup_path(path: &DevPath, nanos: u128) -> DevPath {
     path.with_suffix(&format!(".bak-{nanos}"))
 }
 
-/// The file a backup name belongs to (`SOUL.md.bak-1751846400000000000` → `SOUL.md`).
-pub fn backed_up_name(name: &str) -> Option<&str> {
-    let (base, nanos) = name.rsplit_once(".bak-")?;
-    (!base.is_empty() && !nanos.is_empty() && nanos.bytes().all(|b| b.is_ascii_digit()))
-        .then_some(base)
-}
-
 /// The persona paths of every runtime (files plus the memory folder, never a workspace or home
 /// root), sorted and deduplicated: what a factory reset wipes in every tree
 /// (upstream `PersonaPaths`). The per-runtime lists are data in `src/runtime/<rt>.rs`.
@@ -305,9 +298,5 @@ mod tests {
     fn backup_names() {
         let p = backup_path(&DevPath::new("/w/SOUL.md"), 17);
         assert_eq!(p.to_string(), "/w/SOUL.md.bak-17");
-        assert_eq!(backed_up_name("SOUL.md.bak-17"), Some("SOUL.md"));
-        assert_eq!(backed_up_name("SOUL.md.bak-"), None);
-        assert_eq!(backed_up_name("SOUL.md.bak-1x"), None);
-        assert_eq!(backed_up_name("SOUL.md"), None);
     }
 }
