@@ -55,6 +55,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            if runtime::is_refused_runtime(&e) {
+                return error::Exit::Failed.code();
+            }
             return e.exit_code();
         }
     };
