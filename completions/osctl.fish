@@ -38,6 +38,7 @@ complete -c osctl -n "__fish_osctl_needs_command" -s y -l yes -d 'Answer yes to 
 complete -c osctl -n "__fish_osctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c osctl -n "__fish_osctl_needs_command" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "switch" -d 'Switch the active runtime: install it when needed, start its unit and require it to stay up, stop the old one, then record it in config.json (the commit point) and reconcile. Any failure before the commit point rolls back (exit 4; 5 when the rollback is incomplete)'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "reconcile" -d 'Carry persona, LLM config, channels and MCP servers over to the active runtime after a switch; each step is guarded by its marker, so a failed step is retried by the next run'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -56,6 +57,32 @@ complete -c osctl -n "__fish_osctl_using_subcommand status" -s v -l verbose -d '
 complete -c osctl -n "__fish_osctl_using_subcommand status" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand status" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand status" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l ready-tries -d 'How many times the ready hook runs before the switch gives up (with --wait-ready)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l ready-interval -d 'Seconds between two runs of the ready hook' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l settle -d 'Seconds the new unit must stay active, with no restart, before the old one is stopped' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l installer -d 'When the runtime needs installing, run this installer instead of the embedded one' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l installer-url -d 'When the runtime needs installing, download its installer from this HTTPS URL' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l runtimes-base-url -d 'The runtime CDN that --from-cdn downloads from' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l installer-sha256 -d 'Run a named installer (--installer, --from-cdn, --installer-url) only if its SHA-256 is this (hexadecimal)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l installer-env -d 'Pass KEY=VALUE to the installer\'s environment (repeatable), e.g. PICO_VERSION=v0.3.2' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l install-timeout -d 'Seconds the installer may run before it is killed' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l ca-file -d 'Trust only the certificates in this PEM file for the installer download' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l wait-ready -d 'Once the unit is up, run the runtime\'s ready hook until it passes; not ready → roll back'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l no-reconcile -d 'Do not run the reconcilers after the commit point (run `osctl reconcile` later)'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l from-cdn -d 'When the runtime needs installing, download its installer from the runtime CDN: `$RUNTIMES_BASE_URL/<runtime>/install.sh` (HTTPS only)'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l only -d 'Run only this step' -r -f -a "persona\t''
 llm\t''
 channels\t''
@@ -112,9 +139,10 @@ complete -c osctl -n "__fish_osctl_using_subcommand man" -s v -l verbose -d 'Say
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile recover completions man help" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile recover completions man help" -f -a "reconcile" -d 'Carry persona, LLM config, channels and MCP servers over to the active runtime after a switch; each step is guarded by its marker, so a failed step is retried by the next run'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile recover completions man help" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile recover completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile recover completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status reconcile recover completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile recover completions man help" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile recover completions man help" -f -a "switch" -d 'Switch the active runtime: install it when needed, start its unit and require it to stay up, stop the old one, then record it in config.json (the commit point) and reconcile. Any failure before the commit point rolls back (exit 4; 5 when the rollback is incomplete)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile recover completions man help" -f -a "reconcile" -d 'Carry persona, LLM config, channels and MCP servers over to the active runtime after a switch; each step is guarded by its marker, so a failed step is retried by the next run'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile recover completions man help" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile recover completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile recover completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile recover completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

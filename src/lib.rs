@@ -14,6 +14,7 @@
 //! - [`commands`]: one thin file per subcommand.
 //! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
 //! - [`runtime`]: the six runtimes as data.
+//! - [`switch`]: changing the active runtime through systemd, as one transaction.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes).
@@ -33,6 +34,7 @@ pub mod presync;
 pub mod reconcile;
 pub mod redact;
 pub mod runtime;
+pub mod switch;
 pub mod system;
 
 use std::ffi::OsString;

@@ -6,6 +6,7 @@ mod completions;
 mod reconcile;
 mod recover;
 mod status;
+mod switch;
 
 use std::time::Duration;
 
@@ -169,6 +170,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Status(_) => "status",
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
+        Command::Switch(_) => "switch",
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
@@ -185,6 +187,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
+        Command::Switch(args) => switch::run(ctx, args),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
     }
 }
