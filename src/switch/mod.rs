@@ -115,13 +115,14 @@ pub fn perform(
     {
         return Err(installer::Choice::unavailable(opts.to.spec(), why).into());
     }
-    for w in [&p.materialize, &p.presync, &p.commit]
-        .iter()
-        .flat_map(|plan| &plan.warnings)
-    {
-        t.out.warn(w);
-    }
     if previewing {
+        // (A real run reports these itself, from the files as they are by then.)
+        for w in [&p.materialize, &p.presync, &p.commit]
+            .iter()
+            .flat_map(|plan| &plan.warnings)
+        {
+            t.out.warn(w);
+        }
         return Ok(Done::Planned(Box::new(p)));
     }
     // A named installer that is due is fetched and checked before anything changes.
