@@ -31,6 +31,9 @@ _osctl() {
             osctl,recover)
                 cmd="osctl__subcmd__recover"
                 ;;
+            osctl,reset)
+                cmd="osctl__subcmd__reset"
+                ;;
             osctl,status)
                 cmd="osctl__subcmd__status"
                 ;;
@@ -52,6 +55,9 @@ _osctl() {
             osctl__subcmd__help,recover)
                 cmd="osctl__subcmd__help__subcmd__recover"
                 ;;
+            osctl__subcmd__help,reset)
+                cmd="osctl__subcmd__help__subcmd__reset"
+                ;;
             osctl__subcmd__help,status)
                 cmd="osctl__subcmd__help__subcmd__status"
                 ;;
@@ -65,7 +71,7 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile recover completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile reset recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -117,7 +123,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help)
-            opts="status switch reconcile recover completions man help"
+            opts="status switch reconcile reset recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,6 +193,20 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help__subcmd__recover)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__reset)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -286,6 +306,32 @@ _osctl() {
             ;;
         osctl__subcmd__recover)
             opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__reset)
+            opts="-n -q -v -y -h -V --reboot --keep-runtime-state --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

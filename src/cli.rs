@@ -87,7 +87,13 @@ pub struct GlobalArgs {
     pub color: ColorChoice,
 
     /// Answer yes to confirmations (needed without a terminal for commands that ask).
-    #[arg(short = 'y', long, global = true, env = "OSCTL_YES")]
+    #[arg(
+        short = 'y',
+        long,
+        global = true,
+        env = "OSCTL_YES",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
     pub yes: bool,
 
     /// Seconds to wait for the device lock held by another osctl run before giving up (exit 6).
@@ -108,6 +114,12 @@ pub enum Command {
     /// Carry persona, LLM config, channels and MCP servers over to the active runtime after a
     /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
     Reconcile(ReconcileArgs),
+
+    /// Factory-reset the agent side of the device: the active runtime's own state, the device's
+    /// config, users and Wi-Fi, and every copy of the owner's persona in every runtime's tree
+    /// (backups and AGENTS.md inline blocks included). It shows the plan and asks first; without
+    /// a terminal it needs --yes.
+    Reset(ResetArgs),
 
     /// Restore what interrupted runs left behind, from their journals (every run that changes
     /// the device also does this first).
@@ -195,6 +207,18 @@ pub struct ReconcileArgs {
     /// Run only this step.
     #[arg(long, value_enum, value_name = "STEP")]
     pub only: Option<crate::reconcile::StepName>,
+}
+
+#[derive(Debug, Args)]
+pub struct ResetArgs {
+    /// Reboot once the reset is done (the device sets its runtime up again on boot).
+    #[arg(long)]
+    pub reboot: bool,
+
+    /// Keep the active runtime's own state (sessions, credentials, config): only stop its unit,
+    /// then wipe the device paths and every persona copy.
+    #[arg(long)]
+    pub keep_runtime_state: bool,
 }
 
 #[derive(Debug, Args)]

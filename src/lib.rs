@@ -16,6 +16,7 @@
 //! - [`runtime`]: the six runtimes as data.
 //! - [`switch`]: changing the active runtime through systemd, as one transaction.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
+//! - [`reset`]: the factory reset planner.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
@@ -33,6 +34,7 @@ pub mod plan;
 pub mod presync;
 pub mod reconcile;
 pub mod redact;
+pub mod reset;
 pub mod runtime;
 pub mod switch;
 pub mod system;

@@ -408,3 +408,40 @@ fn a_runtime_without_an_installer_is_refused_before_anything_changes() {
     assert_eq!(d.tree(), before);
     assert!(d.actions().is_empty());
 }
+
+#[test]
+fn the_presync_hook_runs_osctl_presync_for_the_runtime_it_is_named_after() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("osctl"), "#!/bin/sh\necho \"osctl $*\"\n").unwrap();
+    std::fs::set_permissions(bin.join("osctl"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("embedded/presync-hook");
+    let run = |name: &str| {
+        let p = tmp.path().join(name);
+        std::fs::copy(&hook, &p).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Command::new(&p)
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .output()
+            .unwrap()
+    };
+    for rt in [
+        "openclaw",
+        "hermes",
+        "picoclaw",
+        "codex",
+        "claudecode",
+        "opencode",
+    ] {
+        let out = run(&format!("runtime-{rt}-presync"));
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("osctl presync {rt}\n")
+        );
+    }
+    let out = run("presync");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}

@@ -339,9 +339,11 @@ fn a_failing_verify_hook_runs_the_installer() {
     );
     d.ok(&["systemctl", "daemon-reload"]);
     d.lab.write("/opt/stage/hermes", STAYS_UP, 0o755);
+    // Installers from upstream call the presync hook; during a switch, which holds the device
+    // lock and runs presync itself, the hook must step aside instead of waiting for that lock.
     d.installer(
         "/root/install.sh",
-        "install -m 0755 /opt/stage/hermes /usr/local/bin/hermes",
+        "/usr/local/bin/runtime-hermes-presync\ninstall -m 0755 /opt/stage/hermes /usr/local/bin/hermes",
     );
     let out = d.osctl(&[
         "switch",
@@ -360,6 +362,11 @@ fn a_failing_verify_hook_runs_the_installer() {
         "{stderr}"
     );
     assert_eq!(d.runs("/root/install.sh"), 1);
+    let log = d.lab.read("/root/.hermes/install.log").unwrap();
+    assert!(
+        log.contains("runtime-hermes-presync: an osctl switch is in progress and runs presync itself; skipped"),
+        "{log}"
+    );
     assert_eq!(d.state("hermes-gateway.service").0, "active");
     assert_eq!(d.agent_runtime(), "hermes");
 }

@@ -5,6 +5,7 @@
 mod completions;
 mod reconcile;
 mod recover;
+mod reset;
 mod status;
 mod switch;
 
@@ -171,6 +172,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
         Command::Switch(_) => "switch",
+        Command::Reset(_) => "reset",
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
@@ -188,6 +190,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Switch(args) => switch::run(ctx, args),
+        Command::Reset(args) => reset::run(ctx, args),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
     }
 }

@@ -13,6 +13,8 @@
 //!   the file's indentation. Comments inside the subtree survive. [`JsonDoc::merge`] does the same
 //!   but never removes keys.
 //! - Setting a value equal to the current one returns `false` and leaves the text byte-identical.
+//! - Adding a key to an object written on one line (`{"a": 1}`) lays that object out over
+//!   several lines (jsonc-parser's insertion does); its other lines are untouched.
 //!
 //! openclaw reads its file as JSON5. osctl accepts the JSON5 forms it can carry faithfully
 //! (comments, trailing commas, unquoted keys, single-quoted strings, hex numbers, leading `+`,
@@ -34,11 +36,10 @@ use serde_json::{Map, Number, Value};
 use super::line_col;
 use crate::error::{Error, Result};
 
-/// What the parse error says about the syntax osctl edits.
-const SYNTAX_NOTE: &str = "osctl edits JSON with comments and trailing commas, and the JSON5 \
-     forms it can keep as written (unquoted keys, single-quoted strings, hex numbers); the file \
-     uses syntax osctl does not edit (JSON5 such as Infinity, NaN or missing commas is refused), \
-     so nothing was rewritten";
+/// What a parse error adds about the syntax osctl edits.
+const SYNTAX_NOTE: &str = "osctl edits JSON with comments and trailing commas, and the JSON5 it \
+     can keep as written (unquoted keys, single-quoted strings, hex numbers); other syntax, \
+     including JSON5 such as Infinity, NaN or missing commas, is refused and the file left as it is";
 
 /// A JSON, JSONC or JSON5-subset document being edited in place.
 pub struct JsonDoc {
@@ -419,7 +420,7 @@ fn parse_error(origin: &str, err: &ParseError) -> Error {
         origin,
         Some(err.line_display()),
         Some(err.column_display()),
-        format!("{}; {SYNTAX_NOTE}", err.kind()),
+        format!("{} ({SYNTAX_NOTE})", err.kind()),
     )
 }
 
@@ -460,7 +461,7 @@ fn check_faithful(text: &str, origin: &str, value: &ast::Value<'_>) -> Result<()
                 return refuse(
                     n.range.start,
                     format!(
-                        "number `{}` cannot be kept exactly (outside the 64-bit range); {SYNTAX_NOTE}",
+                        "number `{}` cannot be kept exactly (outside the 64-bit range) ({SYNTAX_NOTE})",
                         n.value
                     ),
                 );

@@ -28,11 +28,12 @@
 //! editor. No maintained crate edits `.env` files while keeping their layout, and the Markdown
 //! blocks are a contract of the device OS (marker lines), not Markdown syntax.
 
-// The crate's one `Error` type is large (file, line, causes, hint); boxing it is error.rs's call,
-// not this module's.
-#![allow(clippy::result_large_err)]
-
+pub mod doc;
+pub mod dotenv;
 pub mod json;
+pub mod mdblock;
+pub mod toml;
+pub mod yaml;
 
 /// 1-based line and column (in characters) of `offset` in `text`.
 ///
@@ -47,6 +48,22 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let column = before[line_start..].chars().count() + 1;
     (line, column)
+}
+
+/// `text` uses CRLF line endings throughout: it has at least one line break and every `\n` is
+/// preceded by `\r`. Editors that insert lines then insert CRLF lines.
+pub(crate) fn is_crlf(text: &str) -> bool {
+    let lf = text.matches('\n').count();
+    lf > 0 && lf == text.matches("\r\n").count()
+}
+
+/// The path as shown in messages: `a.b.c` (the root is `.`).
+pub(crate) fn show_path(path: &[&str]) -> String {
+    if path.is_empty() {
+        ".".to_string()
+    } else {
+        path.join(".")
+    }
 }
 
 #[cfg(test)]
@@ -98,5 +115,19 @@ mod tests {
         assert_eq!(line_col(text, 100), (3, 2));
         // inside the two-byte é: clamped back to its start
         assert_eq!(line_col(text, 6), (2, 3));
+    }
+
+    #[test]
+    fn crlf_detection() {
+        assert!(is_crlf("a\r\nb\r\n"));
+        assert!(!is_crlf("a\r\nb\n"));
+        assert!(!is_crlf("a\nb\n"));
+        assert!(!is_crlf("no newline"));
+    }
+
+    #[test]
+    fn path_display() {
+        assert_eq!(show_path(&[]), ".");
+        assert_eq!(show_path(&["a", "b"]), "a.b");
     }
 }

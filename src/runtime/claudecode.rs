@@ -4,8 +4,8 @@
 //! `/root/.claude.json` (section 10 item 11: MCP approval only takes effect at user level).
 
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime,
-    RuntimeId, Skills, Verify, openclaw_layout,
+    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
+    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -74,5 +74,27 @@ pub const SPEC: Runtime = Runtime {
         ready: Some(include_str!("../../embedded/claudecode/ready")),
         unit_file: Some(include_str!("../../embedded/claudecode/claudecode.service")),
         installer_env: &["CLAUDE_INSTALLER_URL", "STEP_TIMEOUT"],
+    },
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::StopUnit,
+            ResetStep::DisableUnit,
+            ResetStep::Remove(Loc::home(".claudecode/workspace")),
+            ResetStep::Remove(Loc::home(".claudecode/.env")),
+            ResetStep::Remove(Loc::home(".claudecode/session.json")),
+            ResetStep::Remove(Loc::home(".claude/skills")),
+            ResetStep::Remove(Loc::home(".claude/CLAUDE.md")),
+            ResetStep::Remove(Loc::home(".claude/projects")),
+            ResetStep::Remove(Loc::home(".claude/channels")),
+            ResetStep::Remove(Loc::home(".claude/todos")),
+            ResetStep::Remove(Loc::home(".claude/history.jsonl")),
+            ResetStep::Remove(Loc::home(".claude/.credentials.json")),
+        ],
+        keep: &[
+            Loc::home(".claude.json"),
+            Loc::home(".local/bin/claude"),
+            Loc::abs("/usr/local/bin/claude"),
+        ],
+        inline_persona: &[],
     },
 };

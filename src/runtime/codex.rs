@@ -3,8 +3,8 @@
 //! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
 
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime,
-    RuntimeId, Skills, Verify, openclaw_layout,
+    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
+    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -55,5 +55,17 @@ pub const SPEC: Runtime = Runtime {
         ready: Some(include_str!("../../embedded/codex/ready")),
         unit_file: Some(include_str!("../../embedded/codex/codex.service")),
         installer_env: &["CODEX_VERSION"],
+    },
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::StopUnit,
+            ResetStep::DisableUnit,
+            ResetStep::EmptyExcept {
+                dir: Loc::codex(""),
+                recreate: &["workspace", "attachments"],
+            },
+        ],
+        keep: &[],
+        inline_persona: &[Loc::codex("workspace/AGENTS.md")],
     },
 };

@@ -4,8 +4,8 @@
 //! `/root/.local/share/opencode`).
 
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime,
-    RuntimeId, Skills, Verify, openclaw_layout,
+    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
+    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -56,5 +56,19 @@ pub const SPEC: Runtime = Runtime {
         ready: Some(include_str!("../../embedded/opencode/ready")),
         unit_file: Some(include_str!("../../embedded/opencode/opencode.service")),
         installer_env: &["OPENCODE_VERSION", "OPENCODE_INSTALLER_URL", "STEP_TIMEOUT"],
+    },
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::StopUnit,
+            ResetStep::DisableUnit,
+            ResetStep::EmptyExcept {
+                dir: Loc::home(".opencode"),
+                recreate: &["workspace", "attachments"],
+            },
+            ResetStep::Remove(Loc::home(".config/opencode")),
+            ResetStep::Remove(Loc::home(".local/share/opencode")),
+        ],
+        keep: &[],
+        inline_persona: &[Loc::home(".opencode/workspace/AGENTS.md")],
     },
 };

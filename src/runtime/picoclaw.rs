@@ -5,7 +5,7 @@
 
 use super::{
     Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona,
-    PruneRule, Runtime, RuntimeId, Skills, Verify,
+    PruneRule, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -79,5 +79,24 @@ pub const SPEC: Runtime = Runtime {
         ready: Some(include_str!("../../embedded/picoclaw/ready")),
         unit_file: Some(include_str!("../../embedded/picoclaw/picoclaw.service")),
         installer_env: &["PICO_REPO", "PICO_VERSION"],
+    },
+    // Section 9 item 1: upstream's code (not the guide's "no-op") wipes the whole tree, which
+    // also clears the migrate marker, and re-onboards.
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::StopUnit,
+            ResetStep::DisableUnit,
+            ResetStep::Remove(Loc::home(".picoclaw")),
+            ResetStep::Run(ResetCommand {
+                program: "picoclaw",
+                args: &["onboard"],
+                env: &[("HOME", "/root")],
+                timeout_secs: 120,
+                optional: true,
+                label: "picoclaw writes a fresh config.json and workspace",
+            }),
+        ],
+        keep: &[],
+        inline_persona: &[],
     },
 };
