@@ -18,7 +18,8 @@
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`reset`]: the factory reset planner.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
-//! - [`system`]: the only door to the outside (rooted files, systemd, processes).
+//! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
+//! - [`system`]: the only door to the outside (rooted files, systemd, processes, HTTP).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 
 pub mod apply;
@@ -36,6 +37,7 @@ pub mod reconcile;
 pub mod redact;
 pub mod reset;
 pub mod runtime;
+pub mod skills;
 pub mod switch;
 pub mod system;
 

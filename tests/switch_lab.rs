@@ -732,3 +732,146 @@ fn the_embedded_picoclaw_installer_unit_and_ready_hook_work_with_the_network_stu
             .contains("picoclaw v9.9.9-test installed")
     );
 }
+
+/// A CA and a server certificate for 127.0.0.1, made with the host's `openssl`.
+fn tls_files(dir: &std::path::Path) -> Option<()> {
+    let sh = |script: &str| {
+        std::process::Command::new("sh")
+            .args(["-ec", script])
+            .current_dir(dir)
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    let made = sh(
+        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+           -subj /CN=osctl-test-ca -keyout ca.key -out ca.pem 2>/dev/null
+         openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+           -subj /CN=127.0.0.1 -keyout server.key -out server.csr 2>/dev/null
+         printf 'subjectAltName=IP:127.0.0.1\\n' > san.ext
+         openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+           -extfile san.ext -out server.pem 2>/dev/null",
+    );
+    made.then_some(())
+}
+
+#[test]
+fn a_downloaded_installer_runs_only_over_https_and_with_its_checksum() {
+    let tmp = tempfile::tempdir().unwrap();
+    if tls_files(tmp.path()).is_none() {
+        assert!(
+            !systemd_lab::lab_required(),
+            "openssl is needed on the host to test downloads"
+        );
+        eprintln!("SKIP: no openssl on this host");
+        return;
+    }
+    let Some(d) = Device::boot("switch-cdn") else {
+        return;
+    };
+    // A CDN inside the container: openssl's s_server serving /srv/cdn over TLS on loopback.
+    d.lab
+        .copy_in("/usr/bin/openssl", "/usr/local/bin/openssl", 0o755);
+    for f in ["ca.pem", "server.pem", "server.key"] {
+        d.lab
+            .copy_in(tmp.path().join(f), &format!("/root/tls/{f}"), 0o600);
+    }
+    d.lab.write("/opt/stage/hermes", STAYS_UP, 0o755);
+    d.lab.write(
+        "/opt/stage/hermes-gateway.service",
+        unit("/usr/local/bin/hermes gateway", ""),
+        0o644,
+    );
+    d.installer(
+        "/srv/cdn/hermes/install.sh",
+        "install -m 0755 /opt/stage/hermes /usr/local/bin/hermes\n\
+         install -m 0644 /opt/stage/hermes-gateway.service /etc/systemd/system/",
+    );
+    let script = d.lab.read("/srv/cdn/hermes/install.sh").unwrap();
+    let sum = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(script.as_bytes()))
+    };
+    d.ok(&[
+        "systemd-run",
+        "--unit=cdn",
+        "--working-directory=/srv/cdn",
+        "/usr/local/bin/openssl",
+        "s_server",
+        "-accept",
+        "127.0.0.1:8443",
+        "-cert",
+        "/root/tls/server.pem",
+        "-key",
+        "/root/tls/server.key",
+        "-WWW",
+        "-quiet",
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !d
+        .lab
+        .exec(&["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8443"])
+        .status
+        .success()
+    {
+        assert!(Instant::now() < deadline, "the test CDN never listened");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let cdn = |extra: &[&str]| {
+        let mut argv = vec![
+            "env",
+            "RUNTIMES_BASE_URL=https://127.0.0.1:8443",
+            "osctl",
+            "--json",
+            "switch",
+            "hermes",
+            "--settle",
+            "1",
+            "--from-cdn",
+            "--ca-file",
+            "/root/tls/ca.pem",
+        ];
+        argv.extend_from_slice(extra);
+        d.lab.exec(&argv)
+    };
+
+    // Plain HTTP is refused before anything happens.
+    let out = d.osctl(&[
+        "switch",
+        "hermes",
+        "--installer-url",
+        "http://127.0.0.1:8443/hermes/install.sh",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not an https:// URL"));
+
+    // The wrong checksum: downloaded, refused, nothing ran, nothing changed.
+    let out = cdn(&["--installer-sha256", &"0".repeat(64)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(
+        json_lines(&out).pop().unwrap()["error"]["code"],
+        "installer_checksum_mismatch"
+    );
+    assert_eq!(d.runs("/srv/cdn/hermes/install.sh"), 0);
+    assert!(!d.exists("/usr/local/lib/os-runtimes/hermes"));
+    assert_eq!(
+        d.state("openclaw.service"),
+        ("active".into(), "enabled".into())
+    );
+
+    // The right checksum: it runs, and the switch completes.
+    let out = cdn(&["--installer-sha256", &sum]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(d.runs("/srv/cdn/hermes/install.sh"), 1);
+    assert_eq!(
+        d.state("hermes-gateway.service"),
+        ("active".into(), "enabled".into())
+    );
+    assert_eq!(d.agent_runtime(), "hermes");
+    assert!(
+        d.lab
+            .read("/root/.hermes/install.log")
+            .unwrap()
+            .contains("ran https://127.0.0.1:8443/hermes/install.sh"),
+    );
+}

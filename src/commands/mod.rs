@@ -6,6 +6,7 @@ mod completions;
 mod reconcile;
 mod recover;
 mod reset;
+mod skills;
 mod status;
 mod switch;
 
@@ -173,6 +174,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Reconcile(_) => "reconcile",
         Command::Switch(_) => "switch",
         Command::Reset(_) => "reset",
+        Command::Skills(cmd) => skills::name(cmd),
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
@@ -191,6 +193,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Switch(args) => switch::run(ctx, args),
         Command::Reset(args) => reset::run(ctx, args),
+        Command::Skills(cmd) => skills::run(ctx, cmd),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
     }
 }

@@ -8,11 +8,12 @@ use serde_json::{Value, json};
 use super::Ctx;
 use crate::apply::Target;
 use crate::cli::SwitchArgs;
-use crate::error::{Error, Exit, Result};
+use crate::error::{Exit, Result};
 use crate::runtime::RuntimeId;
-use crate::switch::installer::{Choice, Source};
+use crate::switch::installer::{Choice, MAX_INSTALLER_BYTES, Source};
 use crate::switch::run::Failure;
 use crate::switch::{Done, Options, perform, record, render};
+use crate::system::http::{Http, HttpOptions};
 
 pub fn run(ctx: &Ctx, args: &SwitchArgs) -> Result<Exit> {
     if ctx.json && !ctx.previewing() {
@@ -126,10 +127,17 @@ fn options(args: &SwitchArgs) -> Result<Options> {
     })
 }
 
-/// Downloads an installer (HTTPS only; checked by the caller).
-fn fetch(_args: &SwitchArgs, url: &str) -> Result<Vec<u8>> {
-    Err(Error::input(
-        "download_unavailable",
-        format!("cannot download {url}: this build has no HTTP client yet"),
-    ))
+/// Downloads an installer through the HTTP door (`https://` was checked with the options;
+/// `--ca-file` replaces the trusted roots). A failure is an error that names the URL.
+fn fetch(args: &SwitchArgs, url: &str) -> Result<Vec<u8>> {
+    let http = Http::new(HttpOptions {
+        ca_file: args.ca_file.clone(),
+        ..HttpOptions::default()
+    })?;
+    http.get(url, MAX_INSTALLER_BYTES, &mut |_, _| {})
+        .map_err(|e| {
+            e.into_error().hint(
+                "nothing ran; check the URL (RUNTIMES_BASE_URL, --installer-url) and the network",
+            )
+        })
 }
