@@ -9,11 +9,13 @@
 #               configures, 5 s by default, not work osctl does);
 #   - baseline: the bare unit transitions a switch makes, `systemctl enable --now NEW` then
 #               `systemctl disable --now OLD`: the time the units take to start and stop.
-# osctl's overhead = median(osctl) - median(baseline): everything else a switch does (reading the
-# device, writing and checking its files, the journal and the switch record, the verify hook,
-# reading unit states, settling, config.json, the reconcilers). Both loops run inside the
-# container, timed with `date +%s%N`, so nsenter's round trip is not counted. This is a
-# measurement, not a pass/fail test; the README quotes it with the date and the machine.
+# Each osctl switch is paired with a baseline in the same direction run right after it, and
+# osctl's overhead is the median of the paired differences: everything else a switch does
+# (reading the device, writing and checking its files, the journal and the switch record, the
+# verify hook, reading unit states, config.json, the reconcilers). Pairing keeps a change in the
+# machine's load from landing on one side only. Both run inside the container (bash `time`), so
+# nsenter's round trip is not counted. osctl's CPU time is reported too. This is a measurement,
+# not a pass/fail test; the README quotes it with the date, the machine and its load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-target/x86_64-unknown-linux-gnu/release/osctl}
@@ -39,47 +41,57 @@ printf "$unit" >"$root/etc/systemd/system/hermes-gateway.service"
 
 cat >"$root/opt/bench/run.sh" <<'INNER'
 #!/bin/bash
-# Runs inside the container: prints "osctl NS" and "baseline NS" lines, one per switch.
+# Runs inside the container. Each round switches openclaw -> hermes -> openclaw with osctl, and
+# times the bare unit transitions in the same directions right after each osctl switch (two
+# transitions, to come back to where osctl left the units), so a change in the machine's load
+# hits both sides of a pair alike. Prints "osctl REAL USER SYS" and "baseline REAL USER SYS"
+# lines (seconds, from bash's `time`).
 set -euo pipefail
 rounds=$1
+TIMEFORMAT='%R %U %S'
 systemctl daemon-reload
 systemctl enable --now openclaw.service 2>/dev/null
-# Warm-up (first switch writes osctl's hermes files; the page cache warms up).
-osctl -q switch hermes --settle 0 && osctl -q switch openclaw --settle 0
+pair() { systemctl enable --now "$1.service" 2>/dev/null; systemctl disable --now "$2.service" 2>/dev/null; }
+# Warm-up: the first switch writes osctl's hermes files; the page cache warms up.
+osctl -q switch hermes --settle 0 2>/dev/null && osctl -q switch openclaw --settle 0 2>/dev/null
 for _ in $(seq "$rounds"); do
-  for rt in hermes openclaw; do
-    t0=$(date +%s%N); osctl -q switch "$rt" --settle 0; t1=$(date +%s%N)
-    echo "osctl $((t1 - t0))"
-  done
-done
-for _ in $(seq "$rounds"); do
-  for pair in "hermes-gateway openclaw" "openclaw hermes-gateway"; do
-    set -- $pair
-    t0=$(date +%s%N)
-    systemctl enable --now "$1.service" 2>/dev/null
-    systemctl disable --now "$2.service" 2>/dev/null
-    t1=$(date +%s%N)
-    echo "baseline $((t1 - t0))"
+  for step in "hermes hermes-gateway openclaw" "openclaw openclaw hermes-gateway"; do
+    read -r rt new old <<<"$step"
+    # (stderr: this build's "presync is not available" warning on every switch)
+    echo "osctl $({ time osctl -q switch "$rt" --settle 0 2>/dev/null; } 2>&1)"
+    pair "$old" "$new"
+    echo "baseline $({ time pair "$new" "$old"; } 2>&1)"
   done
 done
 INNER
 chmod 0755 "$root/opt/bench/run.sh"
-bash "$lab" exec "$name" /opt/bench/run.sh "$rounds" >"/tmp/$name.txt"
+out=$(mktemp)
+bash "$lab" exec "$name" /opt/bench/run.sh "$rounds" >"$out"
 
-median_ms() { # KIND: median of that kind's samples, in ms
-  awk -v k="$1" '$1 == k { print $2 }' "/tmp/$name.txt" | sort -n |
-    awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.1f", m / 1e6 }'
+# median COLUMN KIND: the median of a column (2 = real, 3 + 4 = CPU) in ms
+median() {
+  awk -v k="$2" -v c="$1" '$1 == k { v = (c == "cpu") ? $3 + $4 : $2; print v * 1000 }' "$out" | sort -n |
+    awk '{ a[NR] = $1 } END { printf "%.1f", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
-osctl_ms=$(median_ms osctl)
-base_ms=$(median_ms baseline)
-n=$(grep -c '^osctl ' "/tmp/$name.txt")
-rm -f "/tmp/$name.txt"
+# The median of the paired differences osctl - baseline (the Nth osctl line with the Nth baseline).
+paired() {
+  paste <(awk '$1 == "osctl" { print $2 }' "$out") <(awk '$1 == "baseline" { print $2 }' "$out") |
+    awk '{ print ($1 - $2) * 1000 }' | sort -n |
+    awk '{ a[NR] = $1 } END { printf "%.1f", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+n=$(grep -c '^osctl ' "$out")
+osctl_ms=$(median real osctl)
+base_ms=$(median real baseline)
+diff_ms=$(paired)
+cpu_ms=$(median cpu osctl)
+rm -f "$out"
 echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%F)"
-echo "binary:  $bin ($(stat -c %s "$bin") bytes); $n switches each way, in a systemd $(bash "$lab" exec "$name" systemctl --version | head -1 | cut -d' ' -f2) container"
+echo "binary:  $bin ($(stat -c %s "$bin") bytes); $n switches (half each way) and as many baselines, in a systemd $(bash "$lab" exec "$name" systemctl --version | head -1 | cut -d' ' -f2) container"
 echo
 printf '| median per switch | ms |\n|---|---|\n'
 # shellcheck disable=SC2016 # backquotes are Markdown here
-printf '| `osctl switch --settle 0` | %s |\n' "$osctl_ms"
+printf '| `osctl switch --settle 0`, wall | %s |\n' "$osctl_ms"
 # shellcheck disable=SC2016
-printf '| `systemctl enable --now NEW; systemctl disable --now OLD` | %s |\n' "$base_ms"
-printf '| osctl overhead (difference) | %s |\n' "$(awk -v a="$osctl_ms" -v b="$base_ms" 'BEGIN { printf "%.1f", a - b }')"
+printf '| `systemctl enable --now NEW; systemctl disable --now OLD`, wall | %s |\n' "$base_ms"
+printf '| **osctl overhead**: paired difference osctl - baseline | %s |\n' "$diff_ms"
+printf '| osctl CPU time (user + sys, its systemctl calls included) | %s |\n' "$cpu_ms"

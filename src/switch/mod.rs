@@ -95,7 +95,12 @@ pub fn perform(
         device = Device::load(t.fs, &device.env)?;
     }
     let from = device.active()?;
-    let p = plan::preview(t.fs, &device, from, opts)?;
+    let depth = if previewing {
+        plan::Depth::Full
+    } else {
+        plan::Depth::Decisions
+    };
+    let p = plan::preview(t.fs, &device, from, opts, depth)?;
     if p.is_noop() {
         return Ok(Done::AlreadyActive(from));
     }

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::Options;
 use super::embedded;
+use super::installer::Source;
 use crate::device::Device;
 use crate::device::config;
 use crate::error::Result;
@@ -46,8 +47,25 @@ impl Preview {
     }
 }
 
+/// How much of a switch to plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// Everything (`--dry-run`, `--check`).
+    Full,
+    /// What a real run decides up front: whether an install is due, and only when that decision
+    /// matters before the run (no installer for the runtime, or a named one to fetch first). The
+    /// run itself plans each phase on the files as they are by then.
+    Decisions,
+}
+
 /// Plans a switch from `from` to `opts.to`.
-pub fn preview(fs: &RootFs, device: &Device, from: RuntimeId, opts: &Options) -> Result<Preview> {
+pub fn preview(
+    fs: &RootFs,
+    device: &Device,
+    from: RuntimeId,
+    opts: &Options,
+    depth: Depth,
+) -> Result<Preview> {
     let to = opts.to.spec();
     let from_unit = install::unit_name(fs, from.spec())?;
     let mut p = Preview {
@@ -71,9 +89,15 @@ pub fn preview(fs: &RootFs, device: &Device, from: RuntimeId, opts: &Options) ->
     let changed = embedded::plan(&mut draft, to)?;
     // The embedded `service` file names the registry's unit.
     p.to_unit = to.unit.to_string();
-    p.install = install_due(fs, &draft, to, &p.to_unit)?;
+    let decides = !opts.installer.available(to) || opts.installer.source != Source::Embedded;
+    if depth == Depth::Full || decides {
+        p.install = install_due(fs, &draft, to, &p.to_unit)?;
+    }
     p.daemon_reload = p.install.is_some() || changed.iter().any(is_unit_file);
     p.materialize = draft.finish();
+    if depth == Depth::Decisions {
+        return Ok(p);
+    }
 
     let mut draft = Draft::new(fs);
     match crate::presync::plan(&mut draft, device, opts.to) {

@@ -112,6 +112,8 @@ struct Txn<'a> {
     to: &'static Runtime,
     /// The old unit as it was before the switch (what a rollback restores).
     from_before: Sample,
+    /// The new unit as it was before the switch, while nothing has changed it since.
+    to_first: Option<(String, Sample)>,
     record: Record,
     journals: Vec<Journal>,
     /// Path → index of the journal that holds its original.
@@ -139,8 +141,12 @@ impl<'a> Txn<'a> {
         fetch: &'a dyn Fn(&str) -> Result<Vec<u8>>,
     ) -> Result<Self> {
         let from_unit = install::unit_name(t.fs, from.spec())?;
-        let from_before = units.sample(&from_unit)?;
         let to = opts.to.spec();
+        let to_unit = install::unit_name(t.fs, to)?;
+        // Both units with one systemctl call.
+        let mut samples = units.sample_all(&[&from_unit, &to_unit])?;
+        let to_first = Some((to_unit.clone(), samples.remove(1)));
+        let from_before = samples.remove(0);
         Ok(Txn {
             t,
             units,
@@ -150,12 +156,13 @@ impl<'a> Txn<'a> {
             from: from.spec(),
             to,
             from_before,
+            to_first,
             record: Record {
                 schema: 1,
                 from,
                 to: opts.to,
                 from_unit,
-                to_unit: install::unit_name(t.fs, to)?,
+                to_unit,
                 pid: std::process::id(),
                 started: crate::clock::now_secs(),
                 phase: Phase::Materializing,
@@ -480,7 +487,10 @@ impl<'a> Txn<'a> {
     /// Starts the new unit and waits for it to settle. `Ok(Err(why))`: it did not.
     fn start(&mut self) -> Result<std::result::Result<(), String>> {
         let unit = self.to_unit();
-        let mut s = self.units.sample(&unit)?;
+        let mut s = match self.to_first.take() {
+            Some((u, s)) if u == unit && !self.need_reload && !self.installed => s,
+            _ => self.units.sample(&unit)?,
+        };
         if self.need_reload || s.need_reload {
             self.reload()?;
             s = self.units.sample(&unit)?;

@@ -220,20 +220,29 @@ impl<'a> Units<'a> {
 
     /// The unit's state now.
     pub fn sample(&self, unit: &str) -> Result<Sample> {
-        let args = vec!["show".to_string(), PROPS.to_string(), unit_file_name(unit)];
+        Ok(self.sample_all(&[unit])?.remove(0))
+    }
+
+    /// The states of several units, with one `systemctl show`, in order.
+    pub fn sample_all(&self, units: &[&str]) -> Result<Vec<Sample>> {
+        let mut args = vec!["show".to_string(), PROPS.to_string()];
+        args.extend(units.iter().map(|u| unit_file_name(u)));
+        let names = args[2..].join(" ");
         match self.services.systemctl(&args)? {
             None => Err(Error::input(
                 "systemd_unavailable",
                 "there is no systemd under this root to ask about units",
             )),
-            Some(out) if out.success() => Ok(Sample::parse(&out.stdout_text())),
+            Some(out) if out.success() => {
+                let text = out.stdout_text();
+                let mut blocks: Vec<Sample> = text.split("\n\n").map(Sample::parse).collect();
+                blocks.resize(units.len(), Sample::default());
+                blocks.truncate(units.len());
+                Ok(blocks)
+            }
             Some(out) => Err(Error::input(
                 "systemd_unreachable",
-                format!(
-                    "systemctl show {} failed ({})",
-                    unit_file_name(unit),
-                    out.describe()
-                ),
+                format!("systemctl show {names} failed ({})", out.describe()),
             )
             .cause(out.stderr_text().trim().to_string())),
         }
@@ -254,8 +263,10 @@ impl<'a> Units<'a> {
     pub fn stop(&self, unit: &str, tries: u32) -> Result<std::result::Result<(), String>> {
         let mut why = String::new();
         for attempt in 1..=tries {
-            if let Err(e) = self.act(&ServiceAction::DisableNow(unit.to_string()))? {
-                why = e;
+            match self.act(&ServiceAction::DisableNow(unit.to_string()))? {
+                // systemctl waits for the stop job: done means the unit no longer runs.
+                Ok(()) => return Ok(Ok(())),
+                Err(e) => why = e,
             }
             let s = self.sample(unit)?;
             if !s.is_running() {
