@@ -24,6 +24,11 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
         if crate::switch::converge::if_interrupted(&t, &device)?.is_some() {
             device = ctx.device()?;
         }
+    } else if let Some(r) = crate::switch::record::read(&ctx.fs)? {
+        ctx.out.warn(&format!(
+            "a switch from {} to {} was interrupted; a reconcile that changes the device first brings the services in line with config.json",
+            r.from, r.to
+        ));
     }
     let input = Input {
         active: device.active()?,
