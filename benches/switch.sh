@@ -84,6 +84,7 @@ osctl_ms=$(median real osctl)
 base_ms=$(median real baseline)
 diff_ms=$(paired)
 cpu_ms=$(median cpu osctl)
+base_cpu_ms=$(median cpu baseline)
 rm -f "$out"
 echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%F)"
 echo "binary:  $bin ($(stat -c %s "$bin") bytes); $n switches (half each way) and as many baselines, in a systemd $(bash "$lab" exec "$name" systemctl --version | head -1 | cut -d' ' -f2) container"
@@ -94,4 +95,4 @@ printf '| `osctl switch --settle 0`, wall | %s |\n' "$osctl_ms"
 # shellcheck disable=SC2016
 printf '| `systemctl enable --now NEW; systemctl disable --now OLD`, wall | %s |\n' "$base_ms"
 printf '| **osctl overhead**: paired difference osctl - baseline | %s |\n' "$diff_ms"
-printf '| osctl CPU time (user + sys, its systemctl calls included) | %s |\n' "$cpu_ms"
+printf '| CPU time (user + sys, systemctl clients included): osctl / baseline | %s / %s |\n' "$cpu_ms" "$base_cpu_ms"
