@@ -445,3 +445,20 @@ fn the_presync_hook_runs_osctl_presync_for_the_runtime_it_is_named_after() {
     let out = run("presync");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
+
+#[test]
+fn a_rollback_leaves_an_old_unit_that_was_not_running_as_it_was() {
+    let d = Dev::new();
+    d.set("openclaw.service", "active", "inactive");
+    d.set("openclaw.service", "enabled", "disabled");
+    d.set("hermes-gateway.service", "on-start", "fail");
+    let out = d.osctl(&["switch", "hermes", "--settle", "0"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    assert!(
+        !d.actions().iter().any(|a| a.contains("openclaw")),
+        "{:?}",
+        d.actions()
+    );
+    assert_eq!(d.get("openclaw.service", "active"), "inactive");
+    assert_eq!(d.get("openclaw.service", "enabled"), "disabled");
+}

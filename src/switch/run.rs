@@ -110,10 +110,10 @@ struct Txn<'a> {
     fetch: &'a dyn Fn(&str) -> Result<Vec<u8>>,
     from: &'static Runtime,
     to: &'static Runtime,
-    /// The old unit as it was before the switch (what a rollback restores).
-    from_before: Sample,
-    /// The new unit as it was before the switch, while nothing has changed it since.
-    to_first: Option<(String, Sample)>,
+    /// The old unit as it was before anything could change it (what a rollback restores): read
+    /// together with the new unit's first state after its start, or before an installer runs
+    /// (an installer may stop it). `None`: nothing has touched it yet, so nothing to restore.
+    from_before: Option<Sample>,
     record: Record,
     journals: Vec<Journal>,
     /// Path → index of the journal that holds its original.
@@ -143,10 +143,6 @@ impl<'a> Txn<'a> {
         let from_unit = install::unit_name(t.fs, from.spec())?;
         let to = opts.to.spec();
         let to_unit = install::unit_name(t.fs, to)?;
-        // Both units with one systemctl call.
-        let mut samples = units.sample_all(&[&from_unit, &to_unit])?;
-        let to_first = Some((to_unit.clone(), samples.remove(1)));
-        let from_before = samples.remove(0);
         Ok(Txn {
             t,
             units,
@@ -155,8 +151,7 @@ impl<'a> Txn<'a> {
             fetch,
             from: from.spec(),
             to,
-            from_before,
-            to_first,
+            from_before: None,
             record: Record {
                 schema: 1,
                 from,
@@ -259,7 +254,8 @@ impl<'a> Txn<'a> {
 
         self.phase(Phase::StoppingOld)?;
         let old = self.record.from_unit.clone();
-        if old != self.to_unit() && self.from_before.exists() {
+        let exists = self.from_before.as_ref().is_none_or(Sample::exists);
+        if old != self.to_unit() && exists {
             if let Err(why) = self.units.stop(&old, STOP_TRIES)? {
                 return Err(Error::new(
                     Exit::RolledBack,
@@ -411,6 +407,7 @@ impl<'a> Txn<'a> {
 
     fn install(&mut self, why: &str) -> Result<()> {
         self.phase(Phase::Installing)?;
+        self.note_old()?;
         let choice = &self.opts.installer;
         if !choice.available(self.to) {
             return Err(installer::Choice::unavailable(self.to, why).with_exit(Exit::RolledBack));
@@ -487,33 +484,38 @@ impl<'a> Txn<'a> {
         self.apply(&plan)
     }
 
-    /// Starts the new unit and waits for it to settle. `Ok(Err(why))`: it did not.
+    /// Starts the new unit and waits for it to settle. `Ok(Err(why))`: it did not. A unit that
+    /// is missing, failed at its start limit or stale makes `enable --now` fail, which counts as
+    /// not settled (and earns the one reinstall); the first state read after the start also
+    /// reads the old unit, untouched so far, for the rollback.
     fn start(&mut self) -> Result<std::result::Result<(), String>> {
         let unit = self.to_unit();
-        let mut s = match self.to_first.take() {
-            Some((u, s)) if u == unit && !self.need_reload && !self.installed => s,
-            _ => self.units.sample(&unit)?,
-        };
-        if self.need_reload || s.need_reload {
+        if self.need_reload {
             self.reload()?;
-            s = self.units.sample(&unit)?;
-        }
-        if !s.exists() {
-            return Ok(Err(format!("{unit}.service does not exist")));
-        }
-        if s.active == "failed" {
-            self.units
-                .act(&ServiceAction::ResetFailed(unit.clone()))?
-                .ok();
         }
         self.new_started = true;
         if let Err(why) = self.units.act(&ServiceAction::EnableNow(unit.clone()))? {
+            self.note_old()?;
             return Ok(Err(why));
         }
-        Ok(match self.units.settle(&unit, self.opts.settle)? {
+        let old = self.record.from_unit.clone();
+        let companion = (self.from_before.is_none() && old != unit).then_some(old.as_str());
+        let (verdict, old_state) = self.units.settle_with(&unit, self.opts.settle, companion)?;
+        if let Some(s) = old_state {
+            self.from_before = Some(s);
+        }
+        Ok(match verdict {
             Verdict::Settled(_) => Ok(()),
             Verdict::Failed { why, .. } => Err(why),
         })
+    }
+
+    /// Reads the old unit's state once, before anything may change it.
+    fn note_old(&mut self) -> Result<()> {
+        if self.from_before.is_none() {
+            self.from_before = Some(self.units.sample(&self.record.from_unit)?);
+        }
+        Ok(())
     }
 
     fn reload(&mut self) -> Result<()> {
@@ -617,7 +619,7 @@ impl<'a> Txn<'a> {
             e.causes.push(format!(
                 "rolled back: config.json still names {}, every file osctl wrote is as it was{}",
                 self.from.name,
-                if self.from_before.is_running() {
+                if self.from_before.as_ref().is_some_and(Sample::is_running) {
                     format!(", and {}.service runs again", self.record.from_unit)
                 } else {
                     String::new()
@@ -657,7 +659,9 @@ impl<'a> Txn<'a> {
 
     /// Brings the old unit back to how it was: enabled and started if it ran or was enabled.
     fn restore_old(&self) -> std::result::Result<(), String> {
-        let before = &self.from_before;
+        let Some(before) = &self.from_before else {
+            return Ok(());
+        };
         let old = &self.record.from_unit;
         if self.from.id == self.to.id
             || old == &self.to_unit()

@@ -250,12 +250,26 @@ impl<'a> Units<'a> {
 
     /// Waits for `unit` to settle (see the module doc).
     pub fn settle(&self, unit: &str, window: Duration) -> Result<Verdict> {
+        Ok(self.settle_with(unit, window, None)?.0)
+    }
+
+    /// [`Units::settle`], reading `companion`'s state too with the first read (one systemctl
+    /// call instead of two).
+    pub fn settle_with(
+        &self,
+        unit: &str,
+        window: Duration,
+        companion: Option<&str>,
+    ) -> Result<(Verdict, Option<Sample>)> {
         let mut probe = LiveProbe {
             units: self,
             unit,
+            companion,
+            companion_state: None,
             started: Instant::now(),
         };
-        settle(&mut probe, window, START_TIMEOUT)
+        let verdict = settle(&mut probe, window, START_TIMEOUT)?;
+        Ok((verdict, probe.companion_state))
     }
 
     /// `disable --now`, up to `tries` times (a second apart), until the unit no longer runs.
@@ -291,12 +305,22 @@ impl<'a> Units<'a> {
 struct LiveProbe<'u, 'a> {
     units: &'u Units<'a>,
     unit: &'u str,
+    /// Read along with the first sample, then dropped.
+    companion: Option<&'u str>,
+    companion_state: Option<Sample>,
     started: Instant,
 }
 
 impl Probe for LiveProbe<'_, '_> {
     fn sample(&mut self) -> Result<Sample> {
-        self.units.sample(self.unit)
+        match self.companion.take() {
+            Some(other) => {
+                let mut both = self.units.sample_all(&[self.unit, other])?;
+                self.companion_state = both.pop();
+                Ok(both.remove(0))
+            }
+            None => self.units.sample(self.unit),
+        }
     }
     fn elapsed(&self) -> Duration {
         self.started.elapsed()
