@@ -9,6 +9,7 @@ mod recover;
 mod reset;
 mod skills;
 mod status;
+mod switch;
 
 use std::time::Duration;
 
@@ -173,6 +174,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
         Command::Migrate(_) => "migrate",
+        Command::Switch(_) => "switch",
         Command::Reset(_) => "reset",
         Command::Skills(cmd) => skills::name(cmd),
         Command::Completions(_) => "completions",
@@ -192,6 +194,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Migrate(args) => migrate::run(ctx, args),
+        Command::Switch(args) => switch::run(ctx, args),
         Command::Reset(args) => reset::run(ctx, args),
         Command::Skills(cmd) => skills::run(ctx, cmd),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
