@@ -25,6 +25,9 @@ _osctl() {
             osctl,man)
                 cmd="osctl__subcmd__man"
                 ;;
+            osctl,presync)
+                cmd="osctl__subcmd__presync"
+                ;;
             osctl,reconcile)
                 cmd="osctl__subcmd__reconcile"
                 ;;
@@ -43,6 +46,9 @@ _osctl() {
             osctl__subcmd__help,man)
                 cmd="osctl__subcmd__help__subcmd__man"
                 ;;
+            osctl__subcmd__help,presync)
+                cmd="osctl__subcmd__help__subcmd__presync"
+                ;;
             osctl__subcmd__help,reconcile)
                 cmd="osctl__subcmd__help__subcmd__reconcile"
                 ;;
@@ -59,7 +65,7 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile recover completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile presync recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -111,7 +117,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help)
-            opts="status reconcile recover completions man help"
+            opts="status reconcile presync recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,6 +159,20 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__presync)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -210,6 +230,32 @@ _osctl() {
             ;;
         osctl__subcmd__man)
             opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__presync)
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -104,6 +104,12 @@ pub enum Command {
     /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
     Reconcile(ReconcileArgs),
 
+    /// Heal a runtime's native configuration before it starts (systemd `ExecStartPre=`, the
+    /// switch, the `runtime-<rt>-presync` hook): LLM wiring per `llm_config_mode`, gateway and
+    /// local tokens, channel credentials, the OS blocks of its prompt files, one-time steps.
+    /// Keys osctl does not own are kept; a second run changes nothing.
+    Presync(PresyncArgs),
+
     /// Restore what interrupted runs left behind, from their journals (every run that changes
     /// the device also does this first).
     Recover,
@@ -123,6 +129,13 @@ pub struct ReconcileArgs {
     /// Run only this step.
     #[arg(long, value_enum, value_name = "STEP")]
     pub only: Option<crate::reconcile::StepName>,
+}
+
+#[derive(Debug, Args)]
+pub struct PresyncArgs {
+    /// The runtime to presync (default: the active runtime).
+    #[arg(value_parser = crate::runtime::RuntimeParser, value_name = "RUNTIME")]
+    pub runtime: Option<crate::runtime::RuntimeId>,
 }
 
 #[derive(Debug, Args)]
