@@ -21,7 +21,11 @@ pub fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
         None => device.active()?,
     };
     let mut draft = Draft::new(&ctx.fs);
-    let report = presync::plan(&mut draft, &device, rt)?;
+    let report = presync::plan(&mut draft, &device, rt).map_err(|e| {
+        e.or_hint(format!(
+            "nothing was written; fix the file and run `osctl presync {rt}` again (`--dry-run` shows the plan)"
+        ))
+    })?;
     let plan = draft.finish();
     let mut extra = Map::new();
     extra.insert("runtime".into(), json!(rt));

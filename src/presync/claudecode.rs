@@ -70,6 +70,14 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
 
     // ~/.claude.json: headless first run, and the API key pre-approved for interactive claude.
     let mut state = cx.doc(&claude_json, Format::Json)?;
+    // The approved and rejected entries are the last 20 characters of API keys: secrets too.
+    for list in ["approved", "rejected"] {
+        if let Some(serde_json::Value::Array(ids)) = state.get(&["customApiKeyResponses", list]) {
+            ids.iter()
+                .filter_map(serde_json::Value::as_str)
+                .for_each(crate::redact::register);
+        }
+    }
     if cx.full() {
         state.set(&["hasCompletedOnboarding"], true)?;
         state.set(&["bypassPermissionsModeAccepted"], true)?;
@@ -79,6 +87,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
             let chars: Vec<char> = key.chars().collect();
             chars[chars.len().saturating_sub(20)..].iter().collect()
         };
+        crate::redact::register(&id);
         state.add_to_list(&["customApiKeyResponses", "approved"], &id)?;
         if let Some(serde_json::Value::Array(rejected)) =
             state.get(&["customApiKeyResponses", "rejected"])

@@ -194,6 +194,7 @@ impl<'c, 'a> Cx<'c, 'a> {
             Some(text) if !text.trim().is_empty() => Doc::parse(format, text, &path.to_string())?,
             _ => Doc::empty(format)?,
         };
+        register_secrets("", &doc.value());
         Ok(DocEdit {
             path: path.clone(),
             original,
@@ -208,6 +209,13 @@ impl<'c, 'a> Cx<'c, 'a> {
             Some(text) => DotEnv::parse(text, &path.to_string())?,
             None => DotEnv::parse(ENV_HEADER, &path.to_string())?,
         };
+        for key in env.keys() {
+            if crate::redact::is_secret_key(&key)
+                && let Some(value) = env.get(&key)
+            {
+                crate::redact::register(&value);
+            }
+        }
         Ok(EnvEdit {
             path: path.clone(),
             original,
@@ -377,6 +385,22 @@ impl EnvEdit {
 
     pub fn remove(&mut self, key: &str) {
         self.env.remove(key);
+    }
+}
+
+/// Registers the secrets a native file holds (values of secret-looking keys, bearer tokens),
+/// so no output shows them, the ones config.json does not hold included.
+fn register_secrets(key: &str, value: &Value) {
+    match value {
+        Value::String(s) if crate::redact::is_secret_key(key) => crate::redact::register(s),
+        Value::String(s) => {
+            if let Some(token) = s.strip_prefix("Bearer ") {
+                crate::redact::register(token);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| register_secrets(key, v)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| register_secrets(k, v)),
+        _ => {}
     }
 }
 

@@ -194,3 +194,97 @@ fn migrate_once(cx: &mut Cx<'_, '_>, skills_to: &crate::system::path::DevPath) -
     }
     cx.write(&marker, "", None, "one-time migrate from openclaw done")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::config;
+    use crate::device::paths::DeviceEnv;
+    use crate::system::fs::RootFs;
+    use crate::system::path::DevPath;
+
+    fn device_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let p = dir.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    const CONFIG: &str = "root/config/config.json";
+
+    #[test]
+    fn config_json_is_read_through_the_draft() {
+        let dir = device_tree(&[(CONFIG, "{\"agent_runtime\": \"hermes\"}\n")]);
+        let fs = RootFs::new(dir.path()).unwrap();
+        let device = Device::load(&fs, &DeviceEnv::default()).unwrap();
+        let mut draft = Draft::new(&fs);
+        // What `channel add` does first: persist the credentials...
+        config::edit(
+            &mut draft,
+            &DevPath::new("/root/config/config.json"),
+            &[("telegram_bot_token", Some("9:tok-abcdef".into()))],
+            "channel add",
+        )
+        .unwrap();
+        // ...then presync applies them, although `device` was read before the edit.
+        let report = plan(&mut draft, &device, RuntimeId::Hermes).unwrap();
+        assert!(report.changed);
+        let env = draft
+            .read_text(&DevPath::new("/root/.hermes/.env"))
+            .unwrap()
+            .unwrap();
+        assert!(env.contains("TELEGRAM_BOT_TOKEN=9:tok-abcdef\n"), "{env}");
+    }
+
+    #[test]
+    fn a_malformed_native_file_names_its_line_and_plans_nothing() {
+        let dir = device_tree(&[
+            (
+                CONFIG,
+                "{\"agent_runtime\": \"hermes\", \"telegram_bot_token\": \"9:t\"}\n",
+            ),
+            (
+                "root/.hermes/config.yaml",
+                "model:\n  default: x\n  provider: [unclosed\nterminal: {}\n",
+            ),
+        ]);
+        let fs = RootFs::new(dir.path()).unwrap();
+        let device = Device::load(&fs, &DeviceEnv::default()).unwrap();
+        let mut draft = Draft::new(&fs);
+        draft.warn("earlier part of the caller's plan");
+        let err = plan(&mut draft, &device, RuntimeId::Hermes).unwrap_err();
+        assert_eq!(err.code, "parse_error");
+        let loc = err.location.clone().unwrap();
+        assert_eq!(loc.file, "/root/.hermes/config.yaml");
+        assert!(loc.line.is_some());
+        let plan = draft.finish();
+        assert!(plan.is_empty(), "{plan:?}");
+        assert_eq!(plan.warnings, ["earlier part of the caller's plan"]);
+    }
+
+    #[test]
+    fn the_llm_scope_touches_only_llm_settings() {
+        let dir = device_tree(&[(
+            CONFIG,
+            "{\"agent_runtime\": \"codex\", \"llm_config_mode\": \"os\", \"llm_api_key\": \"sk-new-0123456789\", \"telegram_bot_token\": \"9:t\"}\n",
+        )]);
+        let fs = RootFs::new(dir.path()).unwrap();
+        let device = Device::load(&fs, &DeviceEnv::default()).unwrap();
+        let mut draft = Draft::new(&fs);
+        plan_llm(&mut draft, &device, RuntimeId::Codex).unwrap();
+        let plan = draft.finish();
+        let paths: Vec<String> = plan.file_changes().map(|c| c.path.to_string()).collect();
+        assert_eq!(paths, ["/root/.codex/config.toml", "/root/.codex/.env"]);
+        let env = String::from_utf8(
+            plan.planned_content(&DevPath::new("/root/.codex/.env"))
+                .unwrap()
+                .to_vec(),
+        )
+        .unwrap();
+        assert!(env.contains("OPENAI_API_KEY=sk-new-0123456789"), "{env}");
+        assert!(!env.contains("CODEX_PORT"), "{env}");
+    }
+}

@@ -13,8 +13,10 @@
 //!   written: openclaw 2026.9.6 rejects both ("Unrecognized key"; section 10 item 11);
 //! - `reasoning` is kept in step with `llm_disable_thinking` on the `autonomous` provider's
 //!   models only (upstream touches every provider's);
-//! - channel plugins (`@openclaw/slack` and friends) are not installed: that needs npm and the
-//!   network; `osctl channel add` does it. openclaw accepts the config without them and warns.
+//! - channel plugins (`@openclaw/slack`, `discord`, `whatsapp`) are not installed (that needs
+//!   npm and the network; `osctl channel add` does it), and a plugin channel is written only
+//!   once its plugin is set up (`plugins.entries.<ch>` exists): openclaw accepts the config
+//!   without the plugin but then tries to fetch it at every start. telegram is built in.
 
 use serde_json::{Value, json};
 
@@ -266,7 +268,8 @@ fn messages(json: &mut DocEdit) -> Result<()> {
     Ok(())
 }
 
-/// `channels.<ch>` for every channel with credentials in config.json, as `AddChannel` writes it
+/// `channels.<ch>` for every channel with credentials in config.json (a plugin channel once its
+/// plugin is set up, see [`plugin_set_up`]), as `AddChannel` writes it
 /// (slack in the HTTP mode of the device's bridge, signed with `llm_api_key`, as
 /// `RefreshChannelConfig` forces), plus `plugins.entries.<ch>.enabled`.
 fn channels(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
@@ -287,7 +290,9 @@ fn channels(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
         }
         done.push("telegram");
     }
-    if let Some(token) = cx.val("discord_bot_token") {
+    if let Some(token) = cx.val("discord_bot_token")
+        && plugin_set_up(cx, json, "discord")
+    {
         let c = ["channels", "discord"];
         let user = cx.val("discord_user_id").unwrap_or_default();
         json.set(&[c[0], c[1], "enabled"], true)?;
@@ -303,7 +308,9 @@ fn channels(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
         }
         done.push("discord");
     }
-    if let Some(token) = cx.val("slack_bot_token") {
+    if let Some(token) = cx.val("slack_bot_token")
+        && plugin_set_up(cx, json, "slack")
+    {
         let c = ["channels", "slack"];
         json.set(&[c[0], c[1], "enabled"], true)?;
         json.set(&[c[0], c[1], "botToken"], token)?;
@@ -343,7 +350,9 @@ fn channels(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
         }
         done.push("slack");
     }
-    if let Some(user) = cx.val("whatsapp_user_id") {
+    if let Some(user) = cx.val("whatsapp_user_id")
+        && plugin_set_up(cx, json, "whatsapp")
+    {
         let c = ["channels", "whatsapp"];
         json.set(&[c[0], c[1], "enabled"], true)?;
         json.set(&[c[0], c[1], "dmPolicy"], "allowlist")?;
@@ -364,6 +373,20 @@ fn channels(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// slack, discord and whatsapp are npm plugins (`@openclaw/<ch>`). A channel whose plugin is
+/// missing makes openclaw try to fetch it on every start (minutes offline, measured with the
+/// oracle), so presync refreshes such a channel only once it is set up: `plugins.entries.<ch>`
+/// exists, which `osctl channel add` writes when it installs the plugin.
+fn plugin_set_up(cx: &mut Cx<'_, '_>, json: &DocEdit, ch: &str) -> bool {
+    if json.get(&["plugins", "entries", ch]).is_some() {
+        return true;
+    }
+    cx.warn(format!(
+        "{ch} credentials are in config.json but openclaw's @openclaw/{ch} plugin is not set up (no plugins.entries.{ch}): channels.{ch} is left as it is; `osctl channel add {ch}` installs the plugin"
+    ));
+    false
 }
 
 /// A new gateway token: 24 random bytes, hex. Debug builds with `OSCTL_TEST_NOW` set use a fixed

@@ -28,10 +28,8 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let home = cx.path(cx.rt.home);
     let ws = cx.workspace();
     let config = home.join("config.json");
-    if cx.full() {
-        migrate_once(cx, &ws)?;
-    }
-    if !cx.exists(&config)? {
+    let configured = cx.exists(&config)?;
+    if !configured {
         // `picoclaw onboard` writes the config (and the workspace templates) presync edits.
         if cx.full() && cx.is_executable(&DevPath::new(PICO_BIN))? {
             cx.command(
@@ -44,7 +42,12 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         cx.warn(format!(
             "{config} does not exist (picoclaw onboard creates it): its settings are wired by the next presync"
         ));
-    } else {
+    }
+    // Planned after onboard (commands run in plan order): the migrate carries the workspace only.
+    if cx.full() {
+        migrate_once(cx, &ws)?;
+    }
+    if configured {
         config_json(cx, &config)?;
         security(cx, &home.join(".security.yml"))?;
     }
@@ -94,8 +97,15 @@ fn migrate_once(cx: &mut Cx<'_, '_>, ws: &DevPath) -> Result<()> {
     {
         return Ok(());
     }
+    // One line in the printed plan: the script's command lines joined with "; ".
+    let script: Vec<&str> = MIGRATE
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let script = script.join("; ");
     cx.command(
-        &["/bin/sh", "-c", MIGRATE, "picoclaw-migrate"],
+        &["/bin/sh", "-c", &script, "picoclaw-migrate"],
         &[
             ("PICO_BIN", PICO_BIN.into()),
             ("OC_WS", openclaw.join("workspace").to_string()),
