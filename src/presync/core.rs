@@ -194,7 +194,16 @@ impl<'c, 'a> Cx<'c, 'a> {
             Some(text) if !text.trim().is_empty() => Doc::parse(format, text, &path.to_string())?,
             _ => Doc::empty(format)?,
         };
-        register_secrets("", &doc.value());
+        // Secret files only: the others' values would be converted for nothing on the boot
+        // path (the printer's key-based net still masks secret-looking keys anywhere).
+        if self
+            .rt
+            .native
+            .iter()
+            .any(|f| f.secret && self.path(f.loc) == *path)
+        {
+            register_secrets("", &doc.value());
+        }
         Ok(DocEdit {
             path: path.clone(),
             original,
@@ -229,10 +238,10 @@ impl<'c, 'a> Cx<'c, 'a> {
     /// healed).
     pub fn save_doc(&mut self, edit: DocEdit, mode: Option<u32>, reason: &str) -> Result<()> {
         let text = edit.doc.text();
-        let nothing_set = edit.doc.value().as_object().is_none_or(|m| m.is_empty());
+        let nothing_set = || edit.doc.value().as_object().is_none_or(|m| m.is_empty());
         let unchanged = match &edit.original {
-            Some(original) => *original == text || (original.trim().is_empty() && nothing_set),
-            None => nothing_set,
+            Some(original) => *original == text || (original.trim().is_empty() && nothing_set()),
+            None => nothing_set(),
         };
         if !unchanged {
             return self.write(&edit.path, text, mode, reason);
@@ -392,6 +401,8 @@ impl EnvEdit {
 /// so no output shows them, the ones config.json does not hold included.
 fn register_secrets(key: &str, value: &Value) {
     match value {
+        // `${VAR}` and `{env:VAR}` name a secret kept elsewhere; they are shown as they are.
+        Value::String(s) if s.starts_with("${") || s.starts_with("{env:") => {}
         Value::String(s) if crate::redact::is_secret_key(key) => crate::redact::register(s),
         Value::String(s) => {
             if let Some(token) = s.strip_prefix("Bearer ") {
