@@ -134,3 +134,37 @@ fn the_example_device_presyncs_every_runtime_in_turn() {
     }
     assert_eq!(after, snapshot(dir.path()));
 }
+
+#[test]
+fn a_presync_cut_short_is_restored_and_redone_by_the_next() {
+    // A power cut in the middle of the first full presync (debug builds: OSCTL_FAULT) leaves a
+    // journal; the next presync restores the originals first and plans again from them.
+    let clean = tempfile::tempdir().unwrap();
+    copy_tree(
+        &Path::new(REPO).join("examples/presync/hermes"),
+        clean.path(),
+    );
+    assert_eq!(osctl(clean.path(), &["presync", "hermes"]).0, 0);
+
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&Path::new(REPO).join("examples/presync/hermes"), dir.path());
+    let before = snapshot(dir.path());
+    let cut = Command::new(env!("CARGO_BIN_EXE_osctl"))
+        .arg("--root")
+        .arg(dir.path())
+        .args(["presync", "hermes"])
+        .env_clear()
+        .env("OSCTL_FAULT", "abort-write:3")
+        .output()
+        .unwrap();
+    assert!(!cut.status.success(), "the injected abort did not happen");
+    assert_ne!(
+        before,
+        snapshot(dir.path()),
+        "nothing was written before the cut"
+    );
+    let (code, err) = osctl(dir.path(), &["presync", "hermes"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("restored"), "{err}");
+    assert_eq!(snapshot(clean.path()), snapshot(dir.path()));
+}

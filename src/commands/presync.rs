@@ -5,7 +5,8 @@
 //! without the device lock: an empty plan ends there without a single write, not even to the
 //! lock file, and without waiting for a lock another osctl run holds (a switch that starts this
 //! runtime holds it while the unit starts, after it wrote presync's files itself). Anything to do
-//! takes the lock, restores interrupted runs and plans again from that state.
+//! takes the lock; the plan is made again only when the lock restored an interrupted run, or
+//! when a file changed under the apply (which stops it and rolls it back).
 //!
 //! On the live device, a run whose plan ran programs (hermes' skills restore, picoclaw's
 //! migrate or onboard) plans once more without programs and applies that too: a program may
@@ -14,6 +15,7 @@
 use serde_json::{Map, json};
 
 use super::Ctx;
+use crate::apply::journal;
 use crate::cli::PresyncArgs;
 use crate::error::{Exit, Result};
 use crate::plan::{Draft, Plan};
@@ -21,15 +23,32 @@ use crate::presync::{self, Report, Scope};
 use crate::runtime::RuntimeId;
 
 pub fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
-    if !ctx.previewing() {
+    let unlocked = if ctx.previewing() {
+        None
+    } else {
         let (rt, planned, report) = plan(ctx, args, true)?;
         if planned.is_empty() {
             return ctx.finish("presync", &planned, extra(rt, &report));
         }
-    }
+        Some((rt, planned, report))
+    };
+    let interrupted = !journal::pending(&ctx.fs)?.is_empty();
     let _lock = ctx.lock()?;
-    let (rt, planned, report) = plan(ctx, args, true)?;
-    let exit = ctx.finish("presync", &planned, extra(rt, &report))?;
+    // The plan made without the lock stands unless the lock restored an interrupted run. Apply
+    // re-checks every file against what the plan read, so a file another run changed in
+    // between stops the apply (all rolled back); that is planned again, once.
+    let (rt, planned, report) = match unlocked {
+        Some(p) if !interrupted => p,
+        _ => plan(ctx, args, true)?,
+    };
+    let exit = match ctx.finish("presync", &planned, extra(rt, &report)) {
+        Err(e) if e.code == "changed_underfoot" => {
+            ctx.out.warn(&format!("{e}; planning again"));
+            let (rt, planned, report) = plan(ctx, args, true)?;
+            ctx.finish("presync", &planned, extra(rt, &report))?
+        }
+        other => other?,
+    };
     if ctx.fs.is_live() && !ctx.previewing() && !report.commands.is_empty() {
         let (_, settle, report) = plan(ctx, args, false)?;
         if !settle.is_empty() {

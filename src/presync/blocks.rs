@@ -8,7 +8,9 @@
 
 use super::core::{Cx, fill};
 use crate::error::Result;
-use crate::format::mdblock::{self, HERMES_SKILL_MARKER, OS_MARKER};
+use crate::format::mdblock::{
+    self, HERMES_SKILL_MARKER, OS_MARKER, PERSONA_INLINE_END, PERSONA_INLINE_START,
+};
 use crate::system::path::DevPath;
 
 /// Seeded below the soul block when SOUL.md has no owner text.
@@ -212,6 +214,96 @@ pub fn ensure_soul(
     )
 }
 
+/// codex's and opencode's workspace AGENTS.md: the OS rules block, and above it the persona
+/// inline block (spec 5.6): they load only AGENTS.md, so the persona (SOUL.md and the
+/// IDENTITY.md name, capped at 20,000 bytes) lives there between its own markers. Both blocks
+/// are taken out of the owner's text and put back together, so a second run gives the same
+/// text. The soul's own OS block is inlined as its body (without its marker lines), so the file
+/// holds one generic marker only.
+pub fn ensure_agents_with_persona(
+    cx: &mut Cx<'_, '_>,
+    ws: &DevPath,
+    rules: &str,
+    brand: &str,
+) -> Result<()> {
+    let path = ws.join("AGENTS.md");
+    let old = cx.text(&path)?;
+    let rest = mdblock::strip_delimited(
+        &mdblock::strip_block(old.as_deref().unwrap_or(""), OS_MARKER),
+        PERSONA_INLINE_START,
+        PERSONA_INLINE_END,
+    );
+    let mut new = mdblock::upsert_top_block(&rest, OS_MARKER, rules);
+    if let Some(soul) = cx.text(&ws.join("SOUL.md"))? {
+        let name = cx
+            .text(&ws.join("IDENTITY.md"))?
+            .and_then(|t| identity_name(&t));
+        let body = persona_inline_body(&soul, name.as_deref(), brand);
+        new = mdblock::upsert_top_delimited(&new, PERSONA_INLINE_START, PERSONA_INLINE_END, &body);
+    }
+    write_md(
+        cx,
+        &path,
+        old.as_deref(),
+        &new,
+        "OS rules and persona inline blocks",
+    )
+}
+
+/// The persona inline block's body.
+pub fn persona_inline_body(soul: &str, name: Option<&str>, brand: &str) -> String {
+    const CAP: usize = 20_000;
+    let soul = unwrap_os_block(soul);
+    let mut soul = soul.trim().to_string();
+    if soul.len() > CAP {
+        let mut cut = CAP;
+        while !soul.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        soul.truncate(cut);
+        soul.push_str("\n\n_(persona truncated at 20000 bytes — the full text lives in SOUL.md)_");
+    }
+    let mut body = format!(
+        "# Who you are (MANDATORY)\n\nEmbody this persona in EVERY reply, on every channel. This is your identity — never introduce yourself as \"{brand}\".\n"
+    );
+    if let Some(name) = name {
+        body.push_str(&format!("\nYour name is **{name}**.\n"));
+    }
+    body.push('\n');
+    body.push_str(&soul);
+    body
+}
+
+/// SOUL.md with its OS block's marker and end lines dropped (the body kept in place).
+fn unwrap_os_block(soul: &str) -> String {
+    let Some(range) = mdblock::find_block(soul, OS_MARKER) else {
+        return soul.to_string();
+    };
+    let block = &soul[range.clone()];
+    let body: Vec<&str> = block
+        .lines()
+        .skip(1)
+        .take_while(|l| l.trim_end() != "---")
+        .collect();
+    format!(
+        "{}{}\n{}",
+        &soul[..range.start],
+        body.join("\n"),
+        &soul[range.end..]
+    )
+}
+
+/// The `**Name:**` of an IDENTITY.md (an unfilled `_(…)_` placeholder is no name).
+pub fn identity_name(text: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let lower = line.to_ascii_lowercase();
+        let at = lower.find("**name:**")?;
+        let value = line[at + "**name:**".len()..].trim();
+        (!value.is_empty() && !value.starts_with("_(") && !value.starts_with("*("))
+            .then(|| value.to_string())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +350,22 @@ mod tests {
             "<!-- OS DO NOT REMOVE -->\npersona\n---\n\nOwner.\n"
         );
         assert_eq!(strip_hermes_rules("plain\n"), "plain\n");
+    }
+
+    #[test]
+    fn the_persona_inline_body_carries_soul_and_name() {
+        let soul = "<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\n## Personal\n\nTea.\n";
+        let body = persona_inline_body(soul, Some("Lumi"), "Codex");
+        assert_eq!(
+            body,
+            "# Who you are (MANDATORY)\n\nEmbody this persona in EVERY reply, on every channel. This is your identity — never introduce yourself as \"Codex\".\n\nYour name is **Lumi**.\n\nYou are a lamp.\n\n## Personal\n\nTea."
+        );
+        assert!(!body.contains(OS_MARKER));
+        let long = "é".repeat(15_000);
+        assert!(persona_inline_body(&long, None, "OpenCode").contains("truncated at 20000 bytes"));
+        assert_eq!(identity_name("- **Name:** Lumi\n"), Some("Lumi".into()));
+        assert_eq!(identity_name("- **Name:** _(pick one)_\n"), None);
+        assert_eq!(identity_name("- **Vibe:** warm\n"), None);
     }
 
     #[test]

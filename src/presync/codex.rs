@@ -1,7 +1,7 @@
 //! codex presync (spec section 2.4): `config.toml` LLM wiring (api-key or subscription mode),
 //! `.env` for the bridge, the one-time migrate from openclaw, the profile.d snippet, and the OS
-//! blocks of the workspace AGENTS.md, SOUL.md, HEARTBEAT.md and the global
-//! `$CODEX_HOME/AGENTS.md`.
+//! blocks of the workspace AGENTS.md (with the persona inline block on top), SOUL.md,
+//! HEARTBEAT.md and the global `$CODEX_HOME/AGENTS.md`.
 //!
 //! Unlike upstream, which regenerates the head of config.toml, osctl sets the keys it owns in
 //! place: `[mcp_servers.*]` tables, comments and every other key stay where they are.
@@ -103,14 +103,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let soul = blocks::device_soul(cx)?;
     blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref(), DEFAULT_SOUL)?;
     let agents = fill(BRIDGE_AGENTS, &vars);
-    blocks::ensure_block(
-        cx,
-        &ws.join("AGENTS.md"),
-        &agents,
-        None,
-        true,
-        "OS rules block",
-    )?;
+    blocks::ensure_agents_with_persona(cx, &ws, &agents, "Codex")?;
     let heartbeat = blocks::heartbeat("skip silently", false, "");
     blocks::ensure_block(
         cx,

@@ -340,6 +340,13 @@ impl DocEdit {
         Ok(())
     }
 
+    /// Sets the leaves of `value` under `path`, never removing a key: one edit for several
+    /// owned keys (each YAML edit is re-parsed to verify it, so fewer edits cost less).
+    pub fn merge(&mut self, path: &[&str], value: Value) -> Result<()> {
+        self.doc.merge(path, value)?;
+        Ok(())
+    }
+
     pub fn remove(&mut self, path: &[&str]) -> Result<()> {
         self.doc.remove(path)?;
         Ok(())

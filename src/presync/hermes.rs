@@ -125,7 +125,6 @@ fn config_yaml(cx: &mut Cx<'_, '_>, home: &DevPath) -> Result<()> {
             }
         };
         let at = at.to_string();
-        let cp = |key: &'static str| ["custom_providers", at.as_str(), key];
         // `Auto-AI` resolves only at campaign-api; `os` mode always applies the OS model.
         let default = match &model {
             Some(m) if !campaign || cx.mode == LlmMode::Os => m.clone(),
@@ -134,16 +133,24 @@ fn config_yaml(cx: &mut Cx<'_, '_>, home: &DevPath) -> Result<()> {
         if !campaign && model.is_none() {
             cx.warn("llm_base_url is not campaign-api but llm_model is empty: model.default stays Auto-AI, which only campaign-api resolves");
         }
-        yaml.set(&["model", "provider"], "custom:autonomous")?;
-        yaml.set(&["model", "default"], default)?;
-        yaml.set(&cp("name"), "autonomous")?;
-        yaml.set(&cp("key_env"), "AUTONOMOUS_API_KEY")?;
-        yaml.set(&cp("api_mode"), "anthropic_messages")?;
+        yaml.merge(
+            &["model"],
+            json!({"provider": "custom:autonomous", "default": default}),
+        )?;
+        let cp = ["custom_providers", at.as_str()];
         let base_url = base
             .clone()
-            .or_else(|| yaml.get_str(&cp("base_url")))
+            .or_else(|| yaml.get_str(&[cp[0], cp[1], "base_url"]))
             .unwrap_or_else(|| DEFAULT_BASE_URL_AI.to_string());
-        yaml.set(&cp("base_url"), base_url)?;
+        let mut provider = json!({"name": "autonomous", "key_env": "AUTONOMOUS_API_KEY",
+                                  "api_mode": "anthropic_messages", "base_url": base_url});
+        if campaign {
+            // hermes sends cache markers for a custom provider only when the model declares
+            // prompt caching; 1h outlives the gaps between voice turns.
+            provider["models"] = json!({"Auto-AI": {"prompt_caching": true}});
+        }
+        // One edit for the provider's owned keys (each YAML edit is re-parsed to verify it).
+        yaml.merge(&cp, provider)?;
         yaml.set(
             &["auxiliary", "vision"],
             json!({"provider": "custom:autonomous", "model": VISION_MODEL, "timeout": 120,
@@ -151,18 +158,6 @@ fn config_yaml(cx: &mut Cx<'_, '_>, home: &DevPath) -> Result<()> {
         )?;
         yaml.set(&["agent", "image_input_mode"], "auto")?;
         if campaign {
-            // hermes sends cache markers for a custom provider only when the model declares
-            // prompt caching; 1h outlives the gaps between voice turns.
-            yaml.set(
-                &[
-                    "custom_providers",
-                    at.as_str(),
-                    "models",
-                    "Auto-AI",
-                    "prompt_caching",
-                ],
-                true,
-            )?;
             yaml.set(&["prompt_caching", "cache_ttl"], "1h")?;
         }
     }

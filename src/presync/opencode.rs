@@ -1,6 +1,7 @@
 //! opencode presync (spec section 2.6): `opencode.json` provider and model, the bridge `.env`,
 //! the one-time migrate from openclaw, the profile.d snippet, and the OS blocks of the workspace
-//! SOUL.md, AGENTS.md, HEARTBEAT.md and the global `~/.config/opencode/AGENTS.md`.
+//! SOUL.md, AGENTS.md (with the persona inline block on top), HEARTBEAT.md and the global
+//! `~/.config/opencode/AGENTS.md`.
 //!
 //! Upstream regenerates opencode.json keeping only `mcp` and ignores `llm_config_mode`; osctl
 //! sets the keys it owns in place (everything else survives, comments included) and leaves the
@@ -96,14 +97,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let soul = blocks::device_soul(cx)?;
     blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref(), DEFAULT_SOUL)?;
     let agents = fill(BRIDGE_AGENTS, &vars);
-    blocks::ensure_block(
-        cx,
-        &ws.join("AGENTS.md"),
-        &agents,
-        None,
-        true,
-        "OS rules block",
-    )?;
+    blocks::ensure_agents_with_persona(cx, &ws, &agents, "OpenCode")?;
     let heartbeat = blocks::heartbeat("skip silently", true, "");
     blocks::ensure_block(
         cx,

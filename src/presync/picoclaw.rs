@@ -265,27 +265,29 @@ fn security(cx: &mut Cx<'_, '_>, path: &DevPath) -> Result<()> {
     }
     if cx.full() {
         yaml.set(&["channel_list", "pico", "settings", "token"], PICO_TOKEN)?;
-        let settings = |ch: &'static str, key: &'static str| ["channel_list", ch, "settings", key];
         for ch in enabled_channels(cx) {
-            let user = match ch {
-                "telegram" => {
-                    yaml.set(&settings(ch, "token"), cx.val("telegram_bot_token"))?;
-                    cx.val("telegram_user_id")
-                }
+            let (mut settings, user) = match ch {
+                "telegram" => (
+                    json!({"token": cx.val("telegram_bot_token")}),
+                    cx.val("telegram_user_id"),
+                ),
                 // picoclaw's discord channel takes no guild.
-                "discord" => {
-                    yaml.set(&settings(ch, "token"), cx.val("discord_bot_token"))?;
-                    cx.val("discord_user_id")
-                }
-                "slack" => {
-                    yaml.set(&settings(ch, "bot_token"), cx.val("slack_bot_token"))?;
-                    yaml.set(&settings(ch, "app_token"), cx.val("slack_app_token"))?;
-                    cx.val("slack_user_id")
-                }
-                _ => cx.val("whatsapp_user_id"),
+                "discord" => (
+                    json!({"token": cx.val("discord_bot_token")}),
+                    cx.val("discord_user_id"),
+                ),
+                "slack" => (
+                    json!({"bot_token": cx.val("slack_bot_token"),
+                           "app_token": cx.val("slack_app_token")}),
+                    cx.val("slack_user_id"),
+                ),
+                _ => (json!({}), cx.val("whatsapp_user_id")),
             };
             if let Some(user) = user {
-                yaml.set(&settings(ch, "allow_from"), json!([user]))?;
+                settings["allow_from"] = json!([user]);
+            }
+            if settings.as_object().is_some_and(|m| !m.is_empty()) {
+                yaml.merge(&["channel_list", ch, "settings"], settings)?;
             }
         }
     }
