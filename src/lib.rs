@@ -15,7 +15,8 @@
 //! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
 //! - [`runtime`]: the six runtimes as data.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
-//! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
+//! - [`format`](mod@format): format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
+//! - [`presync`]: heal a runtime's native configuration before it starts, one file per runtime.
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 

@@ -4,7 +4,7 @@
 //! `osctl presync <rt>` runs it on its own (systemd `ExecStartPre=`, the hook shim
 //! `/usr/local/bin/runtime-<rt>-presync`); the switch and `channel add` plan it inside their own
 //! plans after they planned config.json edits. Each runtime is one file (`openclaw.rs`, ...)
-//! written on the shared core ([`core::Cx`]): config.json is read **through the draft**, every
+//! written on the shared core (`core::Cx`): config.json is read **through the draft**, every
 //! edit goes through the format-preserving editors, so keys osctl does not own survive with
 //! their comments, and a file is written only when its text changes (a second run plans
 //! nothing).
