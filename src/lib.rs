@@ -14,10 +14,13 @@
 //! - [`commands`]: one thin file per subcommand.
 //! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
 //! - [`runtime`]: the six runtimes as data.
+//! - [`persona`]: persona and memory migration between runtimes (hub and spoke).
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
-//! - [`format`](mod@format): format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`presync`]: heal a runtime's native configuration before it starts, one file per runtime.
-//! - [`system`]: the only door to the outside (rooted files, systemd, processes).
+//! - [`reset`]: the factory reset planner.
+//! - [`format`](mod@format): format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
+//! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
+//! - [`system`]: the only door to the outside (rooted files, systemd, processes, HTTP).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 
 pub mod apply;
@@ -29,11 +32,14 @@ pub mod error;
 pub mod fault;
 pub mod format;
 pub mod output;
+pub mod persona;
 pub mod plan;
 pub mod presync;
 pub mod reconcile;
 pub mod redact;
+pub mod reset;
 pub mod runtime;
+pub mod skills;
 pub mod system;
 
 use std::ffi::OsString;
@@ -50,6 +56,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            if runtime::is_refused_runtime(&e) {
+                return error::Exit::Failed.code();
+            }
             return e.exit_code();
         }
     };

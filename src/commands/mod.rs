@@ -3,9 +3,12 @@
 //! it. The logic lives in `device/`, `runtime/`, `persona/` and `plan/`.
 
 mod completions;
+mod migrate;
 mod presync;
 mod reconcile;
 mod recover;
+mod reset;
+mod skills;
 mod status;
 
 use std::time::Duration;
@@ -171,6 +174,9 @@ pub fn name(command: &Command) -> &'static str {
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
         Command::Presync(_) => "presync",
+        Command::Migrate(_) => "migrate",
+        Command::Reset(_) => "reset",
+        Command::Skills(cmd) => skills::name(cmd),
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
@@ -188,6 +194,9 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Presync(args) => presync::run(ctx, args),
+        Command::Migrate(args) => migrate::run(ctx, args),
+        Command::Reset(args) => reset::run(ctx, args),
+        Command::Skills(cmd) => skills::run(ctx, cmd),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
     }
 }
