@@ -64,3 +64,278 @@ fn regression_presync_in_sync_skipped_an_interrupted_journal() {
     let after = snapshot(&root);
     assert_eq!(after, synced, "{}", describe_diff(&synced, &after));
 }
+
+/// Runs osctl on a fresh copy of a sample device after `plant` changed it; returns the run and
+/// whether the tree is byte-identical afterwards (the lock file aside) with no journal left.
+fn refused_unchanged(
+    device: &str,
+    plant: &dyn Fn(&std::path::Path),
+    args: &[&str],
+) -> (std::process::Output, bool) {
+    let sandbox = sandbox();
+    let root = sandbox.path().join("device");
+    copy_tree(&repo().join(device), &root);
+    plant(&root);
+    let before = snapshot(&root);
+    let out = osctl(&root).args(args).output().unwrap();
+    let same = snapshot(&root) == before && journals(&root).is_empty();
+    (out, same)
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Found by the bad-input suite: a command-line argument that is not UTF-8 (`osctl switch
+/// $'open\xffclaw'`) panicked (exit 101): the journal and the lock recorded the command line
+/// with `std::env::args()`, which panics on such an argument. It is now an unknown runtime
+/// (exit 1) like any other name.
+#[test]
+fn regression_invalid_utf8_argument_panicked() {
+    use std::os::unix::ffi::OsStrExt;
+    let sandbox = sandbox();
+    let root = sandbox.path().join("device");
+    copy_tree(&repo().join("examples/presync/openclaw"), &root);
+    let before = snapshot(&root);
+    let out = osctl(&root)
+        .arg("switch")
+        .arg(std::ffi::OsStr::from_bytes(b"open\xffclaw"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(stderr(&out).contains("is not a runtime"), "{}", text(&out));
+    assert_eq!(snapshot(&root), before);
+}
+
+/// Found by the bad-input suite: a native JSON file whose top level is not an object (an
+/// openclaw.json holding `[1, 2]`) was replaced by a whole new object on the first edit, so
+/// presync overwrote the user's file and exited 0. It is now a parse error naming the file.
+#[test]
+fn regression_native_json_array_replaced_by_an_object() {
+    for (device, file) in [
+        ("examples/presync/openclaw", "root/.openclaw/openclaw.json"),
+        ("examples/presync/picoclaw", "root/.picoclaw/config.json"),
+        (
+            "examples/presync/opencode",
+            "root/.config/opencode/opencode.json",
+        ),
+        ("examples/presync/claudecode", "root/.claude/settings.json"),
+    ] {
+        let (out, same) = refused_unchanged(
+            device,
+            &|root| write(root, file, b"[1, 2]\n", 0o644),
+            &["presync"],
+        );
+        assert_eq!(out.status.code(), Some(1), "{device}: {}", text(&out));
+        assert!(
+            stderr(&out).contains(&format!("/{file}:1")),
+            "{device}: {}",
+            text(&out)
+        );
+        assert!(same, "{device}: the tree changed");
+    }
+}
+
+/// Found by the bad-input suite: agent_state.json holding `[]` (serde reads a struct from an
+/// array) or an unknown key nested past serde_json's depth limit (skipped unchecked) was taken
+/// for an empty history, and the persona reconciler overwrote it with a new baseline. Both are
+/// now parse errors naming the file and line, and the file is left alone.
+#[test]
+fn regression_agent_state_array_taken_for_empty_history() {
+    let deep = format!("{{\"a\": {}{}}}\n", "[".repeat(10_000), "]".repeat(10_000));
+    for (what, content) in [("array", "[]\n".to_string()), ("deep", deep)] {
+        let (out, same) = refused_unchanged(
+            "examples/presync/openclaw",
+            &|root| {
+                write(
+                    root,
+                    "root/config/agent_state.json",
+                    content.as_bytes(),
+                    0o644,
+                )
+            },
+            &["reconcile", "--only", "persona"],
+        );
+        assert_eq!(out.status.code(), Some(1), "{what}: {}", text(&out));
+        assert!(
+            stderr(&out).contains("/root/config/agent_state.json:1"),
+            "{what}: {}",
+            text(&out)
+        );
+        assert!(same, "{what}: the tree changed");
+    }
+}
+
+/// Found by the bad-input suite: a NUL byte in a `.env` value was read as part of the value
+/// and the line kept, although systemd, sh and python-dotenv read it three different ways
+/// (and osctl already refused to write one). Reading one is now a parse error naming the line.
+#[test]
+fn regression_dotenv_nul_byte_was_read() {
+    let (out, same) = refused_unchanged(
+        "examples/presync/hermes",
+        &|root| write(root, "root/.hermes/.env", b"A=1\nB=x\0y\n", 0o600),
+        &["presync"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("/root/.hermes/.env:2"),
+        "{}",
+        text(&out)
+    );
+    assert!(same, "the tree changed");
+}
+
+/// Found by the bad-input suite: serde_json reports an error at a line's end (a string left
+/// open) as column 0 of the next line, so the error named the wrong line.
+#[test]
+fn regression_json_error_named_the_next_line() {
+    let (out, same) = refused_unchanged(
+        "examples/presync/openclaw",
+        &|root| {
+            write(
+                root,
+                "root/config/config.json",
+                b"{\n  \"agent_runtime\": \"openclaw\n}\n",
+                0o644,
+            )
+        },
+        &["presync"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("/root/config/config.json:2"),
+        "{}",
+        text(&out)
+    );
+    assert!(same);
+}
+
+/// Found by the bad-input suite: a `device_type` that climbs out of /opt/devices was refused
+/// without naming config.json, where the value is fixed.
+#[test]
+fn regression_bad_device_type_did_not_name_config_json() {
+    let (out, same) = refused_unchanged(
+        "examples/presync/openclaw",
+        &|root| {
+            write(
+                root,
+                "root/config/config.json",
+                b"{\"agent_runtime\": \"openclaw\", \"device_type\": \"../../etc\"}\n",
+                0o644,
+            )
+        },
+        &["presync"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("device_type in /root/config/config.json"),
+        "{}",
+        text(&out)
+    );
+    assert!(same);
+}
+
+/// A stored zip of `entries` (name bytes, content), written by hand so that names the zip
+/// crate's writer would refuse (a NUL) or dedupe (a duplicate) reach the reader as they are.
+fn raw_zip(entries: &[(&[u8], &[u8])]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data) in entries {
+        let offset = out.len() as u32;
+        let crc = crc32(data);
+        let mut head = Vec::new();
+        head.extend_from_slice(&[20, 0, 0, 0, 0, 0, 0, 0, 0x21, 0]); // version, flags, stored, time
+        head.extend_from_slice(&crc.to_le_bytes());
+        head.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        head.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        head.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        head.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(b"PK\x03\x04");
+        out.extend_from_slice(&head);
+        out.extend_from_slice(name);
+        out.extend_from_slice(data);
+        central.extend_from_slice(b"PK\x01\x02");
+        central.extend_from_slice(&[20, 3]);
+        central.extend_from_slice(&head);
+        central.extend_from_slice(&[0, 0, 0, 0, 0, 0]); // comment, disk, internal attrs
+        central.extend_from_slice(&(0o100644u32 << 16).to_le_bytes());
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(name);
+    }
+    let cd_offset = out.len() as u32;
+    out.extend_from_slice(&central);
+    out.extend_from_slice(b"PK\x05\x06\0\0\0\0");
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
+    out.extend_from_slice(&cd_offset.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out
+}
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// Found by the bad-input suite: the zip reader cuts an entry name at its first NUL, so a
+/// skill entry `nul\0name` was installed as `nul`, unrefused.
+#[test]
+fn regression_zip_entry_name_cut_at_nul() {
+    use osctl::skills::archive;
+    let good = raw_zip(&[(b"SKILL.md", b"# a\n")]);
+    assert!(
+        archive::unpack(&good, 1 << 20).is_ok(),
+        "the hand-made zip reads"
+    );
+    let zip = raw_zip(&[(b"SKILL.md", b"# a\n"), (b"nul\0name", b"x\n")]);
+    let refusal = archive::unpack(&zip, 1 << 20).unwrap_err();
+    assert_eq!(refusal.code, "unsafe_path", "{refusal:?}");
+    assert!(refusal.message.contains("NUL"), "{refusal:?}");
+}
+
+/// Found by the bad-input suite: the zip reader keeps one entry per name, so a skill zip
+/// naming `SKILL.md` twice was installed with one of the two, although the unpacker promises
+/// to refuse duplicates.
+#[test]
+fn regression_zip_duplicate_entry_was_installed() {
+    use osctl::skills::archive;
+    let zip = raw_zip(&[(b"SKILL.md", b"# a\n"), (b"SKILL.md", b"# twice\n")]);
+    let refusal = archive::unpack(&zip, 1 << 20).unwrap_err();
+    assert_eq!(refusal.code, "unsafe_path", "{refusal:?}");
+}
+
+/// Found by the bad-input suite: a skills metadata URL from bootstrap.json that cannot be
+/// fetched (`ftp://…`) was reported without naming bootstrap.json, where it is fixed.
+#[test]
+fn regression_metadata_url_error_did_not_name_bootstrap_json() {
+    let (out, same) = refused_unchanged(
+        "examples/presync/openclaw",
+        &|root| {
+            write(
+                root,
+                "root/config/bootstrap.json",
+                b"{\"metadata_url\": \"ftp://example.invalid/m.json\"}\n",
+                0o644,
+            )
+        },
+        &["skills", "sync"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("/root/config/bootstrap.json"),
+        "{}",
+        text(&out)
+    );
+    assert!(same);
+}

@@ -59,7 +59,10 @@ impl Ctx {
             json: global.json,
             yes: global.yes,
             lock_timeout: Duration::from_secs(global.lock_timeout),
-            command_line: std::env::args().collect::<Vec<_>>().join(" "),
+            command_line: std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join(" "),
         })
     }
 

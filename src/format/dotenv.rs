@@ -16,8 +16,9 @@
 //!   would keep it, so osctl never writes one) and trailing blanks; a `#` right after `=` or
 //!   inside a word is part of the value.
 //!
-//! Anything else (no `=`, a bad key, an unterminated quote, text after a closing quote) is a
-//! parse error naming the line. When a key is assigned twice, the last assignment wins.
+//! Anything else (no `=`, a bad key, an unterminated quote, text after a closing quote, a NUL
+//! byte anywhere) is a parse error naming the line. When a key is assigned twice, the last
+//! assignment wins.
 //!
 //! Writing: [`DotEnv::set`] replaces the value of the first assignment in place (keeping its
 //! `export ` prefix and any trailing comment), drops later assignments of the same key and
@@ -81,6 +82,16 @@ impl DotEnv {
                 Some(i) => (&rest[..i], "\n", &rest[i + 1..]),
                 None => (rest, "", ""),
             };
+            // The three readers disagree on a NUL (sh drops it, systemd refuses the line, python
+            // reads it): refuse it on read as on write.
+            if let Some(i) = raw.find('\0') {
+                return Err(Error::parse(
+                    origin,
+                    Some(number),
+                    Some(raw[..i].chars().count() + 1),
+                    "a NUL byte, which systemd, sh and python-dotenv read differently",
+                ));
+            }
             let assignment = parse_line(raw).map_err(|(column, cause)| {
                 Error::parse(origin, Some(number), Some(column), cause)
             })?;
