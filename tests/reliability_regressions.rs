@@ -339,3 +339,92 @@ fn regression_metadata_url_error_did_not_name_bootstrap_json() {
     );
     assert!(same);
 }
+
+/// Found by the secrets audit: a `.env` line with no `=` (often a token pasted on a line of
+/// its own) was quoted whole in the parse error, showing the secret on stderr and in `--json`.
+#[test]
+fn regression_dotenv_error_quoted_a_pasted_secret() {
+    let secret = "plPastedSecretValue0123456789abcd";
+    let (out, same) = refused_unchanged(
+        "examples/presync/hermes",
+        &|root| {
+            write(
+                root,
+                "root/.hermes/.env",
+                format!("A=1\n{secret}\n").as_bytes(),
+                0o600,
+            )
+        },
+        &["--json", "presync"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("/root/.hermes/.env:2"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        !text(&out).contains(&secret[3..secret.len() - 4]),
+        "{}",
+        text(&out)
+    );
+    assert!(same);
+}
+
+/// Found by the secrets audit: a file osctl rewrote kept its mode even when it held a secret:
+/// codex's config.toml with a user's MCP bearer header (or config.json, with the LLM key,
+/// rewritten by a switch) stayed world-readable at 0644. New content that holds a secret is now
+/// written without group and other bits; content osctl leaves alone keeps its mode.
+#[test]
+fn regression_secret_file_written_world_readable() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = sandbox();
+    let root = sandbox.path().join("device");
+    copy_tree(&repo().join("examples/presync/codex"), &root);
+    let rel = "root/.codex/config.toml";
+    let mut toml = std::fs::read_to_string(root.join(rel)).unwrap_or_default();
+    toml.push_str(
+        "\n[mcp_servers.tools]\nurl = \"https://mcp.example.invalid/t\"\n\
+         http_headers = { Authorization = \"Bearer plHeaderSecret0123456789abcdef\" }\n",
+    );
+    write(&root, rel, toml.as_bytes(), 0o644);
+    let out = osctl(&root).arg("presync").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let after = std::fs::read_to_string(root.join(rel)).unwrap();
+    assert_ne!(
+        after, toml,
+        "presync rewrote config.toml (the case needs it to)"
+    );
+    assert!(
+        after.contains("plHeaderSecret0123456789abcdef"),
+        "the header is kept"
+    );
+    let mode = std::fs::metadata(root.join(rel))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o600, "config.toml holds a bearer token");
+}
+
+/// Found by the secrets audit: the journal folder was created 0755 and a removed file is moved
+/// into it with its own mode, so a reset killed mid-way left a 0644 copy of a secret file
+/// (claudecode's `.mcp.json`, say) readable by every user. The journal is now 0700.
+#[test]
+fn regression_journal_was_world_readable() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = sandbox();
+    let root = sandbox.path().join("device");
+    copy_tree(&repo().join("examples/presync/openclaw"), &root);
+    let out = osctl(&root)
+        .args(["migrate", "--from", "openclaw", "--to", "hermes"])
+        .env("OSCTL_FAULT", "abort-write:2")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), None, "aborted: {}", text(&out));
+    let ids = journals(&root);
+    assert_eq!(ids.len(), 1, "one journal left: {ids:?}");
+    let dir = root.join("var/lib/osctl/journal").join(&ids[0]);
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "the journal folder");
+}

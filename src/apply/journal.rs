@@ -116,6 +116,10 @@ impl Journal {
         let dev_dir = journal_root().join(&id);
         let dir = fs.host(&dev_dir)?;
         std::fs::create_dir_all(&dir).map_err(|e| Error::io("create the journal", &dev_dir, &e))?;
+        // Saved originals keep their own modes (a removed tree is moved here as it is), and
+        // many hold secrets: only root may enter the journal.
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| Error::io("protect the journal", &dev_dir, &e))?;
         let mut journal = Journal {
             dir,
             dev_dir,

@@ -313,9 +313,11 @@ fn parse_line(line: &str) -> std::result::Result<Option<Assignment>, (usize, Str
         let cause = if key.is_empty() || !after_key.trim().is_empty() && !valid_key(key) {
             "expected KEY=VALUE: the key must match [A-Za-z_][A-Za-z0-9_]*".to_string()
         } else if eq.is_empty() {
-            format!("expected KEY=VALUE: `{key}` has no `=`")
+            // The word is not quoted: a line with no `=` is often a pasted secret.
+            "expected KEY=VALUE: the line has no `=`".to_string()
         } else {
-            format!("expected `=` after `{key}`: the key must match [A-Za-z_][A-Za-z0-9_]*")
+            "expected `=` after the first word: the key must match [A-Za-z_][A-Za-z0-9_]*"
+                .to_string()
         };
         let at = if key.is_empty() { pos } else { pos + key_len };
         return Err((column(at), cause));

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use super::{CommandAction, FileChange, FileState, Plan, ServiceAction, Step};
 use crate::apply::{current, current_for_removal};
 use crate::error::Result;
+use crate::redact;
 use crate::system::fs::{RootFs, text_from_bytes};
 use crate::system::path::DevPath;
 
@@ -170,7 +171,12 @@ impl<'a> Draft<'a> {
     }
 
     /// Plans `path` to hold `content`. `mode`: exact permission bits, or `None` to keep the
-    /// file's current mode (0644 for a new file). Returns whether this changed the plan.
+    /// file's current mode (0644 for a new file); with `None`, new content that holds a secret
+    /// (anything the redactor would mask: a registered value, the value of a secret-looking key,
+    /// a bearer token) loses its group and other bits, so every file osctl writes with a secret
+    /// in it is 0600 (a user's MCP header in a runtime's own config, say). Content that does
+    /// not change keeps its mode: osctl does not chmod files it leaves alone. Returns whether
+    /// this changed the plan.
     pub fn write(
         &mut self,
         path: &DevPath,
@@ -178,12 +184,21 @@ impl<'a> Draft<'a> {
         mode: Option<u32>,
         reason: &str,
     ) -> Result<bool> {
+        let content = content.into();
         let mode = match mode {
             Some(m) => m,
-            None => match self.state(path)? {
-                FileState::File { mode, .. } => mode,
-                _ => DEFAULT_FILE_MODE,
-            },
+            None => {
+                let (same, mode) = match self.state(path)? {
+                    FileState::File { content: old, mode } => (old == content, mode),
+                    _ => (false, DEFAULT_FILE_MODE),
+                };
+                let text = String::from_utf8_lossy(&content);
+                if !same && redact::redact(&text) != text {
+                    mode & !0o077
+                } else {
+                    mode
+                }
+            }
         };
         self.record(path, FileState::file(content, mode), reason, false)
     }
