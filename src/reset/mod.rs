@@ -24,7 +24,6 @@
 //! whole folder by listing it do not list through a symlinked folder.
 
 pub mod guard;
-pub mod mounts;
 pub mod render;
 
 use std::path::PathBuf;
