@@ -25,6 +25,9 @@ _osctl() {
             osctl,man)
                 cmd="osctl__subcmd__man"
                 ;;
+            osctl,mcp)
+                cmd="osctl__subcmd__mcp"
+                ;;
             osctl,reconcile)
                 cmd="osctl__subcmd__reconcile"
                 ;;
@@ -43,6 +46,9 @@ _osctl() {
             osctl__subcmd__help,man)
                 cmd="osctl__subcmd__help__subcmd__man"
                 ;;
+            osctl__subcmd__help,mcp)
+                cmd="osctl__subcmd__help__subcmd__mcp"
+                ;;
             osctl__subcmd__help,reconcile)
                 cmd="osctl__subcmd__help__subcmd__reconcile"
                 ;;
@@ -52,6 +58,39 @@ _osctl() {
             osctl__subcmd__help,status)
                 cmd="osctl__subcmd__help__subcmd__status"
                 ;;
+            osctl__subcmd__help__subcmd__mcp,add)
+                cmd="osctl__subcmd__help__subcmd__mcp__subcmd__add"
+                ;;
+            osctl__subcmd__help__subcmd__mcp,list)
+                cmd="osctl__subcmd__help__subcmd__mcp__subcmd__list"
+                ;;
+            osctl__subcmd__help__subcmd__mcp,remove)
+                cmd="osctl__subcmd__help__subcmd__mcp__subcmd__remove"
+                ;;
+            osctl__subcmd__mcp,add)
+                cmd="osctl__subcmd__mcp__subcmd__add"
+                ;;
+            osctl__subcmd__mcp,help)
+                cmd="osctl__subcmd__mcp__subcmd__help"
+                ;;
+            osctl__subcmd__mcp,list)
+                cmd="osctl__subcmd__mcp__subcmd__list"
+                ;;
+            osctl__subcmd__mcp,remove)
+                cmd="osctl__subcmd__mcp__subcmd__remove"
+                ;;
+            osctl__subcmd__mcp__subcmd__help,add)
+                cmd="osctl__subcmd__mcp__subcmd__help__subcmd__add"
+                ;;
+            osctl__subcmd__mcp__subcmd__help,help)
+                cmd="osctl__subcmd__mcp__subcmd__help__subcmd__help"
+                ;;
+            osctl__subcmd__mcp__subcmd__help,list)
+                cmd="osctl__subcmd__mcp__subcmd__help__subcmd__list"
+                ;;
+            osctl__subcmd__mcp__subcmd__help,remove)
+                cmd="osctl__subcmd__mcp__subcmd__help__subcmd__remove"
+                ;;
             *)
                 ;;
         esac
@@ -59,7 +98,7 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile recover completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile mcp recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -111,7 +150,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help)
-            opts="status reconcile recover completions man help"
+            opts="status reconcile mcp recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,6 +194,62 @@ _osctl() {
         osctl__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__mcp)
+            opts="add remove list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__mcp__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__mcp__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__mcp__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -215,6 +310,216 @@ _osctl() {
                 return 0
             fi
             case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__mcp)
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__mcp__subcmd__add)
+            opts="-n -q -v -y -h -V --url --transport --header --header-file --env --env-file --runtime --user-tool --force --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --transport)
+                    COMPREPLY=($(compgen -W "http sse" -- "${cur}"))
+                    return 0
+                    ;;
+                --header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runtime)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__mcp__subcmd__help)
+            opts="add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__mcp__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__mcp__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__mcp__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__mcp__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__mcp__subcmd__list)
+            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --runtime)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__mcp__subcmd__remove)
+            opts="-n -q -v -y -h -V --runtime --user-tool --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --runtime)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -104,6 +104,10 @@ pub enum Command {
     /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
     Reconcile(ReconcileArgs),
 
+    /// MCP servers of a runtime, in its own file: add, remove, list.
+    #[command(subcommand)]
+    Mcp(crate::commands::mcp::McpCommand),
+
     /// Restore what interrupted runs left behind, from their journals (every run that changes
     /// the device also does this first).
     Recover,

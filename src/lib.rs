@@ -16,6 +16,7 @@
 //! - [`runtime`]: the six runtimes as data.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
+//! - [`mcp`]: MCP servers: the canonical entry and each runtime's native form.
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 
@@ -27,6 +28,7 @@ pub mod device;
 pub mod error;
 pub mod fault;
 pub mod format;
+pub mod mcp;
 pub mod output;
 pub mod plan;
 pub mod presync;

@@ -3,6 +3,7 @@
 //! it. The logic lives in `device/`, `runtime/`, `persona/` and `plan/`.
 
 mod completions;
+pub mod mcp;
 mod reconcile;
 mod recover;
 mod status;
@@ -169,6 +170,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Status(_) => "status",
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
+        Command::Mcp(cmd) => mcp::name(cmd),
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
@@ -185,6 +187,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
+        Command::Mcp(cmd) => mcp::run(ctx, cmd),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
     }
 }
