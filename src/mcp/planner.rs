@@ -138,6 +138,9 @@ pub fn write_entries(
     entries: &[(String, Entry)],
     reason: &str,
 ) -> Result<bool> {
+    if entries.is_empty() {
+        return Ok(false);
+    }
     let file = layout.path(rt.mcp.file);
     let mut doc = Doc::load(draft, &file, rt.mcp.format)?;
     for (name, entry) in entries {
@@ -145,7 +148,7 @@ pub fn write_entries(
         path.push(name);
         doc.set(&path, to_native(rt.mcp.style, entry))?;
     }
-    if rt.mcp.style == McpStyle::KeepTypeEnabled && !entries.is_empty() {
+    if rt.mcp.style == McpStyle::KeepTypeEnabled {
         // picoclaw loads no server unless its MCP tool as a whole is on (`tools.mcp.enabled`).
         let mut switch: Vec<&str> = rt.mcp.path[..rt.mcp.path.len().saturating_sub(1)].to_vec();
         switch.push("enabled");
