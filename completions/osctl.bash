@@ -16,6 +16,9 @@ _osctl() {
             ",$1")
                 cmd="osctl"
                 ;;
+            osctl,channel)
+                cmd="osctl__subcmd__channel"
+                ;;
             osctl,completions)
                 cmd="osctl__subcmd__completions"
                 ;;
@@ -37,6 +40,33 @@ _osctl() {
             osctl,status)
                 cmd="osctl__subcmd__status"
                 ;;
+            osctl__subcmd__channel,add)
+                cmd="osctl__subcmd__channel__subcmd__add"
+                ;;
+            osctl__subcmd__channel,help)
+                cmd="osctl__subcmd__channel__subcmd__help"
+                ;;
+            osctl__subcmd__channel,list)
+                cmd="osctl__subcmd__channel__subcmd__list"
+                ;;
+            osctl__subcmd__channel,remove)
+                cmd="osctl__subcmd__channel__subcmd__remove"
+                ;;
+            osctl__subcmd__channel__subcmd__help,add)
+                cmd="osctl__subcmd__channel__subcmd__help__subcmd__add"
+                ;;
+            osctl__subcmd__channel__subcmd__help,help)
+                cmd="osctl__subcmd__channel__subcmd__help__subcmd__help"
+                ;;
+            osctl__subcmd__channel__subcmd__help,list)
+                cmd="osctl__subcmd__channel__subcmd__help__subcmd__list"
+                ;;
+            osctl__subcmd__channel__subcmd__help,remove)
+                cmd="osctl__subcmd__channel__subcmd__help__subcmd__remove"
+                ;;
+            osctl__subcmd__help,channel)
+                cmd="osctl__subcmd__help__subcmd__channel"
+                ;;
             osctl__subcmd__help,completions)
                 cmd="osctl__subcmd__help__subcmd__completions"
                 ;;
@@ -57,6 +87,15 @@ _osctl() {
                 ;;
             osctl__subcmd__help,status)
                 cmd="osctl__subcmd__help__subcmd__status"
+                ;;
+            osctl__subcmd__help__subcmd__channel,add)
+                cmd="osctl__subcmd__help__subcmd__channel__subcmd__add"
+                ;;
+            osctl__subcmd__help__subcmd__channel,list)
+                cmd="osctl__subcmd__help__subcmd__channel__subcmd__list"
+                ;;
+            osctl__subcmd__help__subcmd__channel,remove)
+                cmd="osctl__subcmd__help__subcmd__channel__subcmd__remove"
                 ;;
             osctl__subcmd__help__subcmd__mcp,add)
                 cmd="osctl__subcmd__help__subcmd__mcp__subcmd__add"
@@ -98,8 +137,210 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile mcp recover completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile mcp channel recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__channel)
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__channel__subcmd__add)
+            opts="-n -q -v -y -h -V --token --token-file --user-id --app-token --app-token-file --signing-secret --guild-id --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --app-token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --app-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --signing-secret)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --guild-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__channel__subcmd__help)
+            opts="add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__channel__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__channel__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__channel__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__channel__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__channel__subcmd__list)
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__channel__subcmd__remove)
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -150,8 +391,64 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help)
-            opts="status reconcile mcp recover completions man help"
+            opts="status reconcile mcp channel recover completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__channel)
+            opts="add remove list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__channel__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__channel__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__channel__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

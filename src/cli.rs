@@ -108,6 +108,10 @@ pub enum Command {
     #[command(subcommand)]
     Mcp(crate::commands::mcp::McpCommand),
 
+    /// Messaging channels: add, remove, list.
+    #[command(subcommand)]
+    Channel(crate::commands::channel::ChannelCommand),
+
     /// Restore what interrupted runs left behind, from their journals (every run that changes
     /// the device also does this first).
     Recover,

@@ -16,11 +16,13 @@
 //! - [`runtime`]: the six runtimes as data.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
+//! - [`channel`]: messaging channels: capability gate, credentials, apply.
 //! - [`mcp`]: MCP servers: the canonical entry and each runtime's native form.
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 
 pub mod apply;
+pub mod channel;
 pub mod cli;
 pub mod clock;
 pub mod commands;

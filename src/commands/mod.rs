@@ -2,6 +2,7 @@
 //! hands it to [`Ctx::finish`], which prints it (`--dry-run`), counts it (`--check`) or applies
 //! it. The logic lives in `device/`, `runtime/`, `persona/` and `plan/`.
 
+pub mod channel;
 mod completions;
 pub mod mcp;
 mod reconcile;
@@ -171,6 +172,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
         Command::Mcp(cmd) => mcp::name(cmd),
+        Command::Channel(cmd) => channel::name(cmd),
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
@@ -188,6 +190,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Mcp(cmd) => mcp::run(ctx, cmd),
+        Command::Channel(cmd) => channel::run(ctx, cmd),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
     }
 }
