@@ -87,7 +87,13 @@ pub struct GlobalArgs {
     pub color: ColorChoice,
 
     /// Answer yes to confirmations (needed without a terminal for commands that ask).
-    #[arg(short = 'y', long, global = true, env = "OSCTL_YES")]
+    #[arg(
+        short = 'y',
+        long,
+        global = true,
+        env = "OSCTL_YES",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
     pub yes: bool,
 
     /// Seconds to wait for the device lock held by another osctl run before giving up (exit 6).
@@ -104,6 +110,12 @@ pub enum Command {
     /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
     Reconcile(ReconcileArgs),
 
+    /// Factory-reset the agent side of the device: the active runtime's own state, the device's
+    /// config, users and Wi-Fi, and every copy of the owner's persona in every runtime's tree
+    /// (backups and AGENTS.md inline blocks included). It shows the plan and asks first; without
+    /// a terminal it needs --yes.
+    Reset(ResetArgs),
+
     /// MCP servers of a runtime, in its own file: add, remove, list.
     #[command(subcommand)]
     Mcp(crate::commands::mcp::McpCommand),
@@ -115,6 +127,11 @@ pub enum Command {
     /// Restore what interrupted runs left behind, from their journals (every run that changes
     /// the device also does this first).
     Recover,
+
+    /// Keep the runtime's skills in step with the skills CDN: download, verify, install and prune
+    /// capability-gated skills (and openclaw's OS hooks).
+    #[command(subcommand)]
+    Skills(SkillsCommand),
 
     /// Print a shell completion script.
     Completions(CompletionsArgs),
@@ -131,6 +148,73 @@ pub struct ReconcileArgs {
     /// Run only this step.
     #[arg(long, value_enum, value_name = "STEP")]
     pub only: Option<crate::reconcile::StepName>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SkillsCommand {
+    /// One pass of the skill watcher: fetch the skills metadata (verified when bootstrap.json
+    /// has a signing key), install every supported skill whose version changed, prune
+    /// unsupported ones, refresh openclaw's OS hooks, and tell the agent what changed.
+    ///
+    /// Each skill's zip is checked against its version (a sha256 prefix) before it is opened,
+    /// unpacked with every entry checked, refused if it ships secrets or developer-machine paths,
+    /// and swapped in whole. One bad skill does not stop the others; the exit status is 1 when
+    /// any failed. The installed versions are recorded in /var/lib/osctl/skills.json.
+    Sync(SkillsSyncArgs),
+
+    /// List the runtime's skills: version, whether the device supports it, folder hash.
+    List(SkillsListArgs),
+
+    /// Recompute the hashes of the skills osctl installed and report drift (exit 3 when a
+    /// folder was changed or removed since).
+    Verify(SkillsListArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SkillsSyncArgs {
+    /// The runtime whose skills folder to sync (default: the active runtime).
+    #[arg(long, value_parser = crate::runtime::RuntimeParser, value_name = "RT")]
+    pub runtime: Option<crate::runtime::RuntimeId>,
+
+    /// The OTA metadata that lists the skills (default: bootstrap.json `metadata_url`). Zips are
+    /// fetched from `<base>/skills/<name>.zip`, where `<base>` is this URL without
+    /// `/ota/metadata.json`.
+    #[arg(long, value_name = "URL")]
+    pub metadata_url: Option<String>,
+
+    /// Run this shell command with the update prompt on its standard input when a skill's
+    /// content changed (not run when nothing changed).
+    #[arg(long, value_name = "CMD")]
+    pub notify_cmd: Option<String>,
+
+    /// Trust only the certificates in this PEM file (default: the system's CA store, or the
+    /// roots built into osctl when the system has none).
+    #[arg(long, value_name = "PEM")]
+    pub ca_file: Option<PathBuf>,
+
+    /// Seconds to wait for the server to connect, answer or send more bytes before giving up.
+    #[arg(long, default_value_t = 30, value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct SkillsListArgs {
+    /// The runtime whose skills folder to read (default: the active runtime).
+    #[arg(long, value_parser = crate::runtime::RuntimeParser, value_name = "RT")]
+    pub runtime: Option<crate::runtime::RuntimeId>,
+}
+
+#[derive(Debug, Args)]
+pub struct ResetArgs {
+    /// Reboot once the reset is done (the device sets its runtime up again on boot).
+    #[arg(long)]
+    pub reboot: bool,
+
+    /// Keep the active runtime's own state (sessions, credentials, config): only stop its unit,
+    /// then wipe the device paths and every persona copy.
+    #[arg(long)]
+    pub keep_runtime_state: bool,
 }
 
 #[derive(Debug, Args)]

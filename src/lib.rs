@@ -15,10 +15,12 @@
 //! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
 //! - [`runtime`]: the six runtimes as data.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
+//! - [`reset`]: the factory reset planner.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
+//! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
 //! - [`channel`]: messaging channels: capability gate, credentials, apply.
 //! - [`mcp`]: MCP servers: the canonical entry and each runtime's native form.
-//! - [`system`]: the only door to the outside (rooted files, systemd, processes).
+//! - [`system`]: the only door to the outside (rooted files, systemd, processes, HTTP).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 
 pub mod apply;
@@ -36,7 +38,9 @@ pub mod plan;
 pub mod presync;
 pub mod reconcile;
 pub mod redact;
+pub mod reset;
 pub mod runtime;
+pub mod skills;
 pub mod system;
 
 use std::ffi::OsString;

@@ -262,9 +262,7 @@ impl Journal {
 
     /// The run finished: forget the originals.
     pub fn commit(self) -> Result<()> {
-        std::fs::remove_dir_all(&self.dir)
-            .map_err(|e| Error::io("remove the journal", &self.dev_dir, &e))?;
-        atomic::sync_parent(&self.dir).map_err(|e| Error::io("sync", &self.dev_dir, &e))
+        discard(&self.dir, &self.dev_dir)
     }
 
     /// The run failed: put every original back, newest change first. On success the journal is
@@ -299,9 +297,19 @@ fn restore(fs: &RootFs, dir: &Path, dev_dir: &DevPath, manifest: &Manifest) -> R
             "fix the cause, then run any osctl command that changes the device (it restores the journal first); the originals are in {dev_dir}"
         )));
     }
-    std::fs::remove_dir_all(dir).map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
-    let _ = atomic::sync_parent(dir);
+    discard(dir, dev_dir)?;
     Ok(restored)
+}
+
+/// Removes a journal whose run is over (committed or restored). The manifest goes first, and
+/// durably: a run killed while the rest is deleted (a reset's moved-aside folders can take a
+/// while) leaves a folder with nothing to restore, never a manifest whose saved copies are half
+/// gone, which no later run could restore.
+fn discard(dir: &Path, dev_dir: &DevPath) -> Result<()> {
+    atomic::remove_file(&dir.join(MANIFEST))
+        .map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
+    std::fs::remove_dir_all(dir).map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
+    atomic::sync_parent(dir).map_err(|e| Error::io("sync", dev_dir, &e))
 }
 
 /// Puts one original back. Returns whether anything changed.
@@ -366,6 +374,12 @@ fn restore_entry(fs: &RootFs, dir: &Path, path: &DevPath, entry: &Entry) -> std:
         },
         Original::Tree => {
             let saved = dir.join(entry.saved.as_deref().unwrap_or_default());
+            // A copy cut short (by a crash, across filesystems) is not the original: drop it.
+            for partial in [partial_path(&saved), partial_path(&host)] {
+                if std::fs::symlink_metadata(&partial).is_ok() {
+                    std::fs::remove_dir_all(&partial)?;
+                }
+            }
             if std::fs::symlink_metadata(&saved).is_err() {
                 // The run never got to remove it: the original is still in place.
                 return Ok(false);
@@ -389,17 +403,32 @@ fn remove_any(host: &Path) -> std::io::Result<()> {
 }
 
 /// Renames a folder; across filesystems, copies it and removes the source.
+///
+/// Across filesystems the copy is made under a `.osctl-partial` name beside `to` and renamed
+/// into place only when whole, and only then is the source removed: a crash mid-copy leaves the
+/// source intact and no `to`, so recovery never trades a whole folder for a partial copy.
 fn move_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     match atomic::rename(from, to) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
-            // EXDEV: copy, make the copy durable, then remove the source.
-            copy_tree(from, to)?;
+            let partial = partial_path(to);
+            if std::fs::symlink_metadata(&partial).is_ok() {
+                std::fs::remove_dir_all(&partial)?;
+            }
+            copy_tree(from, &partial)?;
+            atomic::rename(&partial, to)?;
             std::fs::remove_dir_all(from)?;
             atomic::sync_parent(from)
         }
         Err(e) => Err(e),
     }
+}
+
+/// Where a cross-filesystem copy of `to` is built.
+fn partial_path(to: &Path) -> std::path::PathBuf {
+    let mut name = to.as_os_str().to_owned();
+    name.push(".osctl-partial");
+    std::path::PathBuf::from(name)
 }
 
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {

@@ -126,7 +126,16 @@ fn run_command(target: &Target<'_>, cmd: &CommandAction, applied: &mut Applied) 
     let mut spec = Run::new(&cmd.argv, Duration::from_secs(cmd.timeout_secs));
     spec.env = &cmd.env;
     spec.clean_env = true;
-    let out = process::run(&spec)?;
+    let out = match process::run(&spec) {
+        Ok(out) => out,
+        Err(e) if cmd.optional => {
+            let message = format!("{} could not start: {e}", cmd.label);
+            target.out.warn(&message);
+            applied.warnings.push(message);
+            return Ok(());
+        }
+        Err(e) => return Err(e.with_exit(Exit::RolledBack)),
+    };
     applied.commands += 1;
     if out.success() {
         return Ok(());
@@ -193,6 +202,13 @@ fn apply_file(fs: &RootFs, journal: Option<&Journal>, change: &FileChange) -> Re
             }
         }
         FileState::Dir { mode } => {
+            // A folder emptied by the plan: the old one goes to the journal, a new one is made.
+            if matches!(change.before, FileState::Tree { .. }) {
+                match journal {
+                    Some(j) => j.take_tree(fs, path)?,
+                    None => return Err(Error::internal("a folder removal needs a journal")),
+                }
+            }
             ensure_parents(fs, path)?;
             atomic::mkdir(&fs.host(path)?, *mode).map_err(|e| io("create", e))
         }

@@ -7,6 +7,8 @@ mod completions;
 pub mod mcp;
 mod reconcile;
 mod recover;
+mod reset;
+mod skills;
 mod status;
 
 use std::time::Duration;
@@ -171,6 +173,8 @@ pub fn name(command: &Command) -> &'static str {
         Command::Status(_) => "status",
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
+        Command::Reset(_) => "reset",
+        Command::Skills(cmd) => skills::name(cmd),
         Command::Mcp(cmd) => mcp::name(cmd),
         Command::Channel(cmd) => channel::name(cmd),
         Command::Completions(_) => "completions",
@@ -189,6 +193,8 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
+        Command::Reset(args) => reset::run(ctx, args),
+        Command::Skills(cmd) => skills::run(ctx, cmd),
         Command::Mcp(cmd) => mcp::run(ctx, cmd),
         Command::Channel(cmd) => channel::run(ctx, cmd),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),

@@ -42,12 +42,17 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
         });
     }
     let units: Vec<String> = rows.iter().map(|r| r.install.unit.clone()).collect();
-    let states = ctx.services.show(&units).ok().flatten();
-    if let Some(states) = states {
-        for (row, state) in rows.iter_mut().zip(states) {
-            row.state = Some(state);
+    // Why unit states are missing, if they are (status still reports everything else).
+    let no_states = match ctx.services.show(&units) {
+        Ok(Some(states)) => {
+            for (row, state) in rows.iter_mut().zip(states) {
+                row.state = Some(state);
+            }
+            None
         }
-    }
+        Ok(None) => Some("no systemd under this root".to_string()),
+        Err(e) => Some(format!("{e}")),
+    };
 
     let active = resolution.runtime.spec();
     let configured = device.config.configured_channels();
@@ -104,7 +109,8 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
                 "device_type": device.device_type(),
                 "profile": device.robot.path,
                 "capabilities": device.robot.capabilities,
-                "systemd": !ctx.services.is_offline(),
+                "systemd": no_states.is_none(),
+                "unit_states_unavailable": no_states,
                 "runtimes": runtimes,
                 "channels": {
                     "configured": configured,
@@ -195,8 +201,8 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
         ]);
     }
     text.push_str(&render_table(&table));
-    if ctx.services.is_offline() {
-        text.push_str("(unit states are not available: no systemd under this root)\n");
+    if let Some(why) = &no_states {
+        text.push_str(&format!("(unit states are not available: {why})\n"));
     }
     text.push('\n');
 

@@ -65,7 +65,7 @@ impl<'a> Draft<'a> {
         self.by_path.iter().any(|(p, &i)| {
             path != p
                 && path.starts_with(p)
-                && matches!(&self.steps[i], Step::File(c) if c.after == FileState::Absent)
+                && matches!(&self.steps[i], Step::File(c) if replaces_content(c))
         })
     }
 
@@ -103,7 +103,7 @@ impl<'a> Draft<'a> {
         }
         let mut names: Vec<String> = if self
             .pending(path)
-            .is_some_and(|c| c.before == FileState::Absent)
+            .is_some_and(|c| c.before == FileState::Absent || replaces_content(c))
         {
             Vec::new()
         } else {
@@ -149,7 +149,13 @@ impl<'a> Draft<'a> {
             }
             return Ok(true);
         }
-        let before = if removal {
+        let before = if self.under_removed_tree(path) {
+            // Its folder goes first in this plan: by the time this step runs, nothing is there.
+            if removal {
+                return Ok(false);
+            }
+            FileState::Absent
+        } else if removal {
             current_for_removal(self.fs, path)?
         } else {
             current(self.fs, path)?
@@ -182,7 +188,8 @@ impl<'a> Draft<'a> {
         self.record(path, FileState::file(content, mode), reason, false)
     }
 
-    /// Plans a folder to exist (with its parents, created by apply).
+    /// Plans a folder to exist (with its parents, created by apply). A folder this plan removes
+    /// comes back empty: `before` stays the old tree, which apply moves to the journal first.
     pub fn mkdir(&mut self, path: &DevPath, reason: &str) -> Result<bool> {
         if self.is_dir(path)? {
             return Ok(false);
@@ -272,6 +279,12 @@ impl<'a> Draft<'a> {
     }
 }
 
+/// Whether a change does away with what was under its path (removed, or a folder recreated
+/// empty): paths below it no longer hold what the disk shows.
+fn replaces_content(c: &FileChange) -> bool {
+    c.after == FileState::Absent || matches!(c.before, FileState::Tree { .. })
+}
+
 /// See [`Draft::checkpoint`].
 pub struct Checkpoint {
     steps: Vec<Step>,
@@ -282,6 +295,37 @@ pub struct Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apply::{Target, apply};
+    use crate::output::{ColorChoice, Printer};
+    use crate::system::services::Services;
+
+    #[test]
+    fn a_removed_folder_can_be_recreated_empty_and_written_into() {
+        let (dir, fs) = setup();
+        let mut d = Draft::new(&fs);
+        let mem = DevPath::new("/ws/memory");
+        d.remove(&mem, "wipe").unwrap();
+        // Removing something inside a folder that goes anyway plans nothing more.
+        assert!(!d.remove(&DevPath::new("/ws/memory/a.md"), "inner").unwrap());
+        d.mkdir(&mem, "fresh").unwrap();
+        d.write(&DevPath::new("/ws/memory/new.md"), "n\n", None, "seed")
+            .unwrap();
+        assert_eq!(d.list_dir(&mem).unwrap(), vec!["new.md"]);
+        let plan = d.finish();
+        let out = Printer::new(false, true, 0, ColorChoice::Never, true);
+        let target = Target {
+            fs: &fs,
+            services: &Services::Offline,
+            out: &out,
+            command: "test",
+        };
+        apply(&target, &plan).unwrap();
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("ws/memory"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("new.md")]);
+    }
 
     fn setup() -> (tempfile::TempDir, RootFs) {
         let dir = tempfile::tempdir().unwrap();

@@ -156,6 +156,9 @@ pub enum ServiceAction {
     RestartIfActive(String),
     ResetFailed(String),
     Disable(String),
+    /// `systemctl reboot` (a reset with `--reboot` runs it after its journal is committed, never
+    /// as a step of a plan: a reboot mid-plan would leave the journal for the next boot to undo).
+    Reboot,
 }
 
 impl ServiceAction {
@@ -172,6 +175,7 @@ impl ServiceAction {
             ServiceAction::RestartIfActive(u) => vec!["try-restart".into(), unit(u)],
             ServiceAction::ResetFailed(u) => vec!["reset-failed".into(), unit(u)],
             ServiceAction::Disable(u) => vec!["disable".into(), unit(u)],
+            ServiceAction::Reboot => vec!["reboot".into()],
         }
     }
 

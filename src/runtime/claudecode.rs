@@ -4,8 +4,8 @@
 //! `/root/.claude.json` (section 10 item 11: MCP approval only takes effect at user level).
 
 use super::{
-    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime, RuntimeId,
-    Skills, Verify, openclaw_layout,
+    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec, ResetStep,
+    Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -68,4 +68,26 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::home(".claudecode/install.log")),
     migrate_marker: None,
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::StopUnit,
+            ResetStep::DisableUnit,
+            ResetStep::Remove(Loc::home(".claudecode/workspace")),
+            ResetStep::Remove(Loc::home(".claudecode/.env")),
+            ResetStep::Remove(Loc::home(".claudecode/session.json")),
+            ResetStep::Remove(Loc::home(".claude/skills")),
+            ResetStep::Remove(Loc::home(".claude/CLAUDE.md")),
+            ResetStep::Remove(Loc::home(".claude/projects")),
+            ResetStep::Remove(Loc::home(".claude/channels")),
+            ResetStep::Remove(Loc::home(".claude/todos")),
+            ResetStep::Remove(Loc::home(".claude/history.jsonl")),
+            ResetStep::Remove(Loc::home(".claude/.credentials.json")),
+        ],
+        keep: &[
+            Loc::home(".claude.json"),
+            Loc::home(".local/bin/claude"),
+            Loc::abs("/usr/local/bin/claude"),
+        ],
+        inline_persona: &[],
+    },
 };

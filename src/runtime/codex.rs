@@ -3,8 +3,8 @@
 //! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
 
 use super::{
-    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime, RuntimeId,
-    Skills, Verify, openclaw_layout,
+    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec, ResetStep,
+    Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -49,4 +49,16 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::codex("install.log")),
     migrate_marker: Some(Loc::codex(".openclaw-migrated")),
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::StopUnit,
+            ResetStep::DisableUnit,
+            ResetStep::EmptyExcept {
+                dir: Loc::codex(""),
+                recreate: &["workspace", "attachments"],
+            },
+        ],
+        keep: &[],
+        inline_persona: &[Loc::codex("workspace/AGENTS.md")],
+    },
 };

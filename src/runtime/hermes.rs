@@ -5,7 +5,7 @@
 
 use super::{
     Channel, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona, PruneRule,
-    Runtime, RuntimeId, Skills, Verify,
+    ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -64,4 +64,53 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::home(".hermes/install.log")),
     migrate_marker: None,
+    // Upstream's step 6 rewrites SOUL.md with the device soul, and the persona sweep that follows
+    // removes it again; osctl plans only the net effect (SOUL.md gone; onboarding re-seeds it).
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::Run(ResetCommand {
+                program: "hermes",
+                args: &["gateway", "stop"],
+                env: &[("HOME", "/root")],
+                timeout_secs: 30,
+                optional: true,
+                label: "hermes stops its gateway",
+            }),
+            ResetStep::StopUnit,
+            ResetStep::Run(ResetCommand {
+                program: "hermes",
+                args: &["setup", "--reset", "--non-interactive"],
+                env: &[("HOME", "/root")],
+                timeout_secs: 120,
+                optional: true,
+                label: "hermes's own reset of its setup",
+            }),
+            ResetStep::DisableUnit,
+            ResetStep::Remove(Loc::home(".hermes/sessions")),
+            ResetStep::Remove(Loc::home(".hermes/memories")),
+            ResetStep::Remove(Loc::home(".hermes/tasks")),
+            ResetStep::Remove(Loc::home(".hermes/subagents")),
+            ResetStep::Remove(Loc::home(".hermes/checkpoints")),
+            ResetStep::Remove(Loc::home(".hermes/logs")),
+            ResetStep::Remove(Loc::home(".hermes/.cache")),
+            ResetStep::Remove(Loc::home(".hermes/cron")),
+            ResetStep::Remove(Loc::home(".hermes/cache")),
+            ResetStep::Remove(Loc::home(".hermes/gateway")),
+            ResetStep::Remove(Loc::home(".hermes/migration")),
+            ResetStep::Remove(Loc::home(".hermes/skills/openclaw-imports")),
+            ResetStep::Remove(Loc::home(".hermes/skills/audio_cache")),
+            ResetStep::Remove(Loc::home(".hermes/skills/image_cache")),
+            ResetStep::RemoveFilesExcept {
+                dir: Loc::home(".hermes"),
+                keep: &[".env", "config.yaml", "auth.lock", "SOUL.md"],
+            },
+        ],
+        keep: &[
+            Loc::home(".hermes/.env"),
+            Loc::home(".hermes/config.yaml"),
+            Loc::home(".hermes/auth.lock"),
+            Loc::home(".hermes/skills/authored"),
+        ],
+        inline_persona: &[],
+    },
 };

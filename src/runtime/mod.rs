@@ -331,6 +331,65 @@ pub struct Verify {
     pub executables: &'static [&'static str],
 }
 
+/// A program a runtime's own reset runs (`hermes setup --reset`). It runs only on the live
+/// device; under any other root it is printed and skipped. Arguments are fixed data: nothing
+/// from the device is formatted into them.
+#[derive(Clone, Copy, Debug)]
+pub struct ResetCommand {
+    /// Looked up on the device's `PATH`; when it is not installed the step is skipped with a
+    /// warning (a missing CLI must not block a factory reset).
+    pub program: &'static str,
+    pub args: &'static [&'static str],
+    pub env: &'static [(&'static str, &'static str)],
+    pub timeout_secs: u64,
+    /// A failure is a warning, not a failed reset (upstream logs and carries on).
+    pub optional: bool,
+    /// What it is for, shown in the plan.
+    pub label: &'static str,
+}
+
+/// One step of a runtime's own factory reset (spec section 6, `ResetAgent`), in upstream order.
+#[derive(Clone, Copy, Debug)]
+pub enum ResetStep {
+    /// `systemctl stop <unit>`.
+    StopUnit,
+    /// `systemctl disable <unit>` (os-server enables it again when it sets the runtime up).
+    DisableUnit,
+    Run(ResetCommand),
+    /// Remove a file, a symlink (as a link) or a folder with everything in it.
+    Remove(Loc),
+    /// Remove the entries of a folder whose names start with `prefix` (`openclaw.json.bak*`).
+    RemovePrefixed {
+        dir: Loc,
+        prefix: &'static str,
+    },
+    /// Remove every top-level file of a folder (not its folders) except these names.
+    RemoveFilesExcept {
+        dir: Loc,
+        keep: &'static [&'static str],
+    },
+    /// `rm -rf dir && mkdir dir/<recreate>...`: everything in the folder goes, and it is left
+    /// holding only the named empty folders. osctl empties the folder rather than replacing it
+    /// (same tree afterwards, and a second reset has nothing to do).
+    EmptyExcept {
+        dir: Loc,
+        recreate: &'static [&'static str],
+    },
+}
+
+/// What a factory reset does to a runtime (spec section 6). `steps` run only when the runtime is
+/// the active one; `inline_persona` is swept on every reset, active or not (section 10 item 9).
+#[derive(Clone, Copy, Debug)]
+pub struct ResetSpec {
+    pub steps: &'static [ResetStep],
+    /// What upstream's reset of this runtime keeps. No step may remove these or a folder above
+    /// them (a test checks it); the golden reset cases show them byte-identical.
+    pub keep: &'static [Loc],
+    /// Files that carry the owner's persona inline, between the persona-inline delimiters
+    /// (codex and opencode `AGENTS.md`, section 5.6): the block is stripped, the rest is kept.
+    pub inline_persona: &'static [Loc],
+}
+
 /// A runtime's facts.
 #[derive(Debug)]
 pub struct Runtime {
@@ -355,6 +414,8 @@ pub struct Runtime {
     pub install_log: Option<Loc>,
     /// Marker of the one-time migrate from openclaw (picoclaw, codex, opencode).
     pub migrate_marker: Option<Loc>,
+    /// What a factory reset does to this runtime when it is the active one.
+    pub reset: ResetSpec,
 }
 
 impl Runtime {

@@ -4,8 +4,8 @@
 //! so "installed" means the unit exists. Its config dir follows `config.openclaw_config_dir`.
 
 use super::{
-    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime, RuntimeId,
-    Skills, Verify, openclaw_layout,
+    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetCommand, ResetSpec,
+    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -47,4 +47,57 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: None,
     migrate_marker: None,
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::Run(ResetCommand {
+                program: "openclaw",
+                args: &[
+                    "reset",
+                    "--scope",
+                    "config+creds+sessions",
+                    "--yes",
+                    "--non-interactive",
+                ],
+                env: &[("HOME", "/root")],
+                timeout_secs: 120,
+                optional: true,
+                label: "openclaw's own reset of its config, credentials and sessions",
+            }),
+            ResetStep::StopUnit,
+            ResetStep::DisableUnit,
+            ResetStep::RemovePrefixed {
+                dir: Loc::openclaw(""),
+                prefix: "openclaw.json.bak",
+            },
+            ResetStep::Remove(Loc::openclaw("agents")),
+            ResetStep::Remove(Loc::openclaw("workspace")),
+            ResetStep::Remove(Loc::openclaw("workspace-attestations")),
+            ResetStep::Remove(Loc::openclaw("state")),
+            ResetStep::Remove(Loc::openclaw("devices")),
+            ResetStep::Remove(Loc::openclaw("tasks")),
+            ResetStep::Remove(Loc::openclaw("logs")),
+            ResetStep::Remove(Loc::openclaw("telegram")),
+            ResetStep::Remove(Loc::openclaw("discord")),
+            ResetStep::Remove(Loc::openclaw("plugin-state")),
+            ResetStep::Remove(Loc::openclaw("memory")),
+            ResetStep::Remove(Loc::openclaw("delivery-queue")),
+            ResetStep::Remove(Loc::openclaw("subagents")),
+            ResetStep::Remove(Loc::openclaw("cron")),
+            ResetStep::Remove(Loc::openclaw("media")),
+            ResetStep::Remove(Loc::openclaw("flows")),
+            ResetStep::Remove(Loc::openclaw("openclaw.json.last-good")),
+            ResetStep::Remove(Loc::openclaw("update-check.json")),
+            ResetStep::Remove(Loc::openclaw(".openclaw")),
+            ResetStep::Remove(Loc::openclaw(".cache")),
+        ],
+        keep: &[
+            Loc::openclaw("npm"),
+            Loc::openclaw("plugin-skills"),
+            Loc::openclaw("canvas"),
+            Loc::openclaw("plugins"),
+            Loc::openclaw("identity"),
+            Loc::openclaw("device-key.json"),
+        ],
+        inline_persona: &[],
+    },
 };

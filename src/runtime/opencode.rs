@@ -4,8 +4,8 @@
 //! `/root/.local/share/opencode`).
 
 use super::{
-    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, Runtime, RuntimeId,
-    Skills, Verify, openclaw_layout,
+    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec, ResetStep,
+    Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -50,4 +50,18 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::home(".opencode/install.log")),
     migrate_marker: Some(Loc::home(".opencode/.openclaw-migrated")),
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::StopUnit,
+            ResetStep::DisableUnit,
+            ResetStep::EmptyExcept {
+                dir: Loc::home(".opencode"),
+                recreate: &["workspace", "attachments"],
+            },
+            ResetStep::Remove(Loc::home(".config/opencode")),
+            ResetStep::Remove(Loc::home(".local/share/opencode")),
+        ],
+        keep: &[],
+        inline_persona: &[Loc::home(".opencode/workspace/AGENTS.md")],
+    },
 };

@@ -5,7 +5,7 @@
 
 use super::{
     Channel, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona, PruneRule,
-    Runtime, RuntimeId, Skills, Verify,
+    ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -73,4 +73,23 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::home(".picoclaw/install.log")),
     migrate_marker: Some(Loc::home(".picoclaw/.openclaw-migrated")),
+    // Section 9 item 1: upstream's code (not the guide's "no-op") wipes the whole tree, which
+    // also clears the migrate marker, and re-onboards.
+    reset: ResetSpec {
+        steps: &[
+            ResetStep::StopUnit,
+            ResetStep::DisableUnit,
+            ResetStep::Remove(Loc::home(".picoclaw")),
+            ResetStep::Run(ResetCommand {
+                program: "picoclaw",
+                args: &["onboard"],
+                env: &[("HOME", "/root")],
+                timeout_secs: 120,
+                optional: true,
+                label: "picoclaw writes a fresh config.json and workspace",
+            }),
+        ],
+        keep: &[],
+        inline_persona: &[],
+    },
 };

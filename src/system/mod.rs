@@ -1,10 +1,11 @@
 //! The only door to the outside world: the rooted filesystem, systemd, other programs.
 //!
 //! Nothing else in osctl touches the host directly: commands and planners go through
-//! [`fs::RootFs`] for files, [`services::Services`] for systemd and [`process`] for programs, so
-//! `--root` is honoured everywhere and tests can replace each one.
+//! [`fs::RootFs`] for files, [`services::Services`] for systemd, [`process`] for programs and
+//! [`http`] for the network, so `--root` is honoured everywhere and tests can replace each one.
 
 pub mod fs;
+pub mod http;
 pub mod path;
 pub mod process;
 pub mod services;

@@ -1,0 +1,140 @@
+//! `osctl reset [--reboot] [--keep-runtime-state]`: factory reset of the agent side of the
+//! device. Logic in `reset/`.
+//!
+//! It plans the whole reset, shows it and asks (on a terminal; without one it needs `--yes`),
+//! runs the active runtime's service actions and own reset commands, plans the files again
+//! (those commands may have changed some) and applies them as one journaled plan. `--reboot`
+//! reboots only after that plan is committed: a reboot mid-plan would leave a journal that the
+//! next boot restores, undoing the reset.
+
+use std::collections::HashSet;
+use std::io::IsTerminal;
+
+use serde_json::{Map, json};
+
+use super::Ctx;
+use crate::apply::{self, Target};
+use crate::cli::ResetArgs;
+use crate::error::{Error, Exit, Result};
+use crate::plan::{Plan, ServiceAction, render as plan_render};
+use crate::reset::{self, Input, render};
+use crate::system::services::Ran;
+
+pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
+    let _lock = ctx.lock()?;
+    let device = reset::load_device(&ctx.fs, &ctx.env)?;
+    let mounts = reset::mounts::read()?;
+    let input = Input {
+        device: &device,
+        active: device.active()?,
+        keep_runtime_state: args.keep_runtime_state,
+        mounts: &mounts,
+    };
+    let planned = reset::plan(&ctx.fs, &input)?;
+    let whole = planned.combined();
+    let live = ctx.fs.is_live();
+    let mut extra = Map::new();
+    extra.insert("active".into(), json!(input.active));
+    extra.insert("reboot".into(), json!(args.reboot));
+    extra.insert("deletes".into(), json!(render::totals(&whole)));
+    if ctx.previewing() && !ctx.json && !ctx.check {
+        for w in &whole.warnings {
+            ctx.out.warn(w);
+        }
+        ctx.out.product(&render::listing(&whole, live, args.reboot));
+        if ctx.out.verbose > 0 {
+            ctx.out.product(&plan_render::diff(&whole));
+        }
+        ctx.out.status(&format!(
+            "dry-run: would change {}",
+            plan_render::summary(&whole)
+        ));
+        return Ok(Exit::Success);
+    }
+    if ctx.previewing() {
+        return ctx.finish("reset", &whole, extra);
+    }
+    let exit = if whole.is_empty() {
+        ctx.finish("reset", &whole, extra)?
+    } else {
+        let shown = confirm(ctx, &whole, live, args.reboot)?;
+        let ran = apply_runtime(ctx, &planned.runtime)?;
+        let mut files = if ran.commands > 0 {
+            reset::plan(&ctx.fs, &input)?.files
+        } else {
+            planned.files
+        };
+        files.warnings.retain(|w| !shown.contains(w));
+        extra.insert("runtime_actions".into(), json!(ran));
+        ctx.finish("reset", &files, extra)?
+    };
+    if args.reboot {
+        match ctx.services.run(&ServiceAction::Reboot)? {
+            Ran::Done => ctx.out.status("rebooting"),
+            Ran::SkippedOffline => ctx
+                .out
+                .status("not run (no systemd under this root): systemctl reboot"),
+        }
+    }
+    Ok(exit)
+}
+
+/// Asks before deleting. `--yes` skips the question; without a terminal and without `--yes` the
+/// reset is refused. Returns the warnings shown with the question (not repeated afterwards).
+fn confirm(ctx: &Ctx, plan: &Plan, live: bool, reboot: bool) -> Result<HashSet<String>> {
+    if ctx.yes {
+        return Ok(HashSet::new());
+    }
+    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+        return Err(Error::input(
+            "confirmation_required",
+            "a factory reset deletes the owner's data and asks first, but there is no terminal to ask on",
+        )
+        .hint("nothing was deleted; run it with --yes (or OSCTL_YES=1) to reset without asking, or with --dry-run to see what it would delete"));
+    }
+    for w in &plan.warnings {
+        ctx.out.warn(w);
+    }
+    eprint!("{}", render::listing(plan, live, reboot));
+    let yes = dialoguer::Confirm::new()
+        .with_prompt("Reset this device? The paths above are deleted")
+        .default(false)
+        .interact()
+        .map_err(|e| {
+            Error::input("confirmation_failed", "could not read the answer")
+                .cause(e.to_string())
+                .hint("nothing was deleted")
+        })?;
+    if !yes {
+        return Err(Error::input(
+            "reset_declined",
+            "reset cancelled: nothing was deleted",
+        ));
+    }
+    Ok(plan.warnings.iter().cloned().collect())
+}
+
+/// Runs the active runtime's service actions and own commands (no file changes, no journal).
+fn apply_runtime(ctx: &Ctx, plan: &Plan) -> Result<apply::Applied> {
+    if plan.is_empty() {
+        return Ok(apply::Applied::default());
+    }
+    let target = Target {
+        fs: &ctx.fs,
+        services: &ctx.services,
+        out: &ctx.out,
+        command: &ctx.command_line,
+    };
+    let ran = apply::apply(&target, plan)?;
+    for skipped in &ran.skipped_offline {
+        // Commands run only on the live device; service actions wherever systemd is reachable.
+        if skipped.starts_with("run ") {
+            ctx.out
+                .status(&format!("not run (only on the live device): {skipped}"));
+        } else {
+            ctx.out
+                .status(&format!("not run (no systemd under this root): {skipped}"));
+        }
+    }
+    Ok(ran)
+}

@@ -1,0 +1,34 @@
+//! `osctl skills sync|list|verify`. Logic in `skills/`.
+
+mod list;
+mod sync;
+mod verify;
+
+use super::Ctx;
+use crate::cli::SkillsCommand;
+use crate::error::{Exit, Result};
+use crate::runtime::RuntimeId;
+
+pub fn name(cmd: &SkillsCommand) -> &'static str {
+    match cmd {
+        SkillsCommand::Sync(_) => "skills sync",
+        SkillsCommand::List(_) => "skills list",
+        SkillsCommand::Verify(_) => "skills verify",
+    }
+}
+
+pub fn run(ctx: &Ctx, cmd: &SkillsCommand) -> Result<Exit> {
+    match cmd {
+        SkillsCommand::Sync(args) => sync::run(ctx, args),
+        SkillsCommand::List(args) => list::run(ctx, args.runtime),
+        SkillsCommand::Verify(args) => verify::run(ctx, args.runtime),
+    }
+}
+
+/// `--runtime`, else the active runtime.
+fn runtime(device: &crate::device::Device, given: Option<RuntimeId>) -> Result<RuntimeId> {
+    match given {
+        Some(rt) => Ok(rt),
+        None => device.active(),
+    }
+}

@@ -1,0 +1,51 @@
+//! `osctl skills verify`: recompute the FolderHash of every skill (and hook) osctl installed and
+//! compare it with the one recorded at install time. Read-only; exit 3 on drift, like `--check`.
+
+use serde_json::json;
+
+use crate::commands::Ctx;
+use crate::error::{Exit, Result};
+use crate::runtime::RuntimeId;
+use crate::skills::list;
+
+pub fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
+    let device = ctx.device()?;
+    let rt = super::runtime(&device, runtime)?;
+    let rows: Vec<_> = list::rows(&ctx.fs, &device, rt)?
+        .into_iter()
+        .filter(|r| r.recorded_hash.is_some())
+        .collect();
+    let drifted: Vec<_> = rows.iter().filter(|r| r.drift.is_some()).collect();
+    if ctx.json {
+        let checked: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                json!({"name": r.name, "kind": r.kind, "drift": r.drift,
+                            "hash": r.hash, "recorded_hash": r.recorded_hash})
+            })
+            .collect();
+        ctx.out.json_doc(
+            "skills verify",
+            json!({"ok": true, "runtime": rt, "drift": !drifted.is_empty(), "checked": checked}),
+        );
+    }
+    for r in &drifted {
+        let what = if r.kind == "hook" { "hook" } else { "skill" };
+        ctx.out.warn(&format!(
+            "{what} {} is {} since osctl installed it",
+            r.name,
+            r.drift.unwrap_or("changed")
+        ));
+    }
+    if drifted.is_empty() {
+        ctx.out.status(&format!(
+            "{} installed skill(s) and hook(s) match what osctl installed",
+            rows.len()
+        ));
+        return Ok(Exit::Success);
+    }
+    ctx.out.status(
+        "`osctl skills sync` reinstalls a missing skill; to restore a modified one, remove its folder and sync",
+    );
+    Ok(Exit::Pending)
+}

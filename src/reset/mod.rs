@@ -1,0 +1,555 @@
+//! The factory reset of the agent side of a device (spec section 6, section 10 item 9), as a plan.
+//!
+//! In order:
+//! 1. the active runtime's own reset, from its [`ResetSpec`](crate::runtime::ResetSpec): service
+//!    stop/disable and its own reset commands (the `runtime` part of [`ResetPlan`], carried out
+//!    first), then its file removals exactly as section 6 lists them, keeping what it keeps;
+//! 2. the device paths: config.json and agent_state.json together (the switch history must not
+//!    outlive the runtime it describes), users, strangers, snapshots, the Wi-Fi config, the log
+//!    spool;
+//! 3. the union of every runtime's persona paths (a profile copied into an inactive runtime's
+//!    tree by an earlier switch goes too), every `<persona file>.bak-<digits>` backup that
+//!    migration left in any tree, and the persona-inline blocks of codex and opencode `AGENTS.md`:
+//!    upstream leaves those, so a retired owner's profile would survive its reset.
+//!
+//! Nothing here is deleted by hand: every removal is a [`Draft::remove`], so the reset is one
+//! journaled plan (folders are moved aside by rename and can be rolled back), `--dry-run` shows
+//! it, and a run killed halfway is restored by the next run before it plans again.
+//!
+//! Safety (see [`guard`]): each path is resolved under the device root (chroot-style, so no link
+//! leads out of it) and deleted where it really is, a symlink in the way is removed as a link, a
+//! mount point at or below a path refuses the whole reset before anything is deleted, and
+//! nothing a reset keeps (bootstrap.json, f_r_default_agent, the other runtimes' homes, skills
+//! and configs, osctl's own journal) can be removed, nor a folder above it. Rules that clear a
+//! whole folder by listing it do not list through a symlinked folder.
+
+pub mod guard;
+pub mod mounts;
+pub mod render;
+
+use std::path::PathBuf;
+
+use crate::apply::lock::STATE_DIR;
+use crate::device::Device;
+use crate::device::config::DeviceConfig;
+use crate::device::paths::{DeviceEnv, Layout};
+use crate::device::robot::RobotProfile;
+use crate::error::Result;
+use crate::format::mdblock::{
+    PERSONA_INLINE_END, PERSONA_INLINE_START, find_delimited, strip_delimited,
+};
+use crate::plan::{CommandAction, Draft, Plan, ServiceAction};
+use crate::runtime::{REGISTRY, ResetCommand, ResetStep, Runtime, RuntimeId, install};
+use crate::system::fs::{Kind, RootFs};
+use crate::system::path::DevPath;
+
+use guard::Guard;
+
+/// Device paths a reset removes besides config.json, agent_state.json and the log spool, whose
+/// places follow the device's overrides ([`DeviceEnv`]).
+pub const DEVICE_PATHS: &[&str] = &[
+    "/root/local/users",
+    "/root/local/strangers",
+    "/var/lib/hal/snapshots",
+    "/etc/wpa_supplicant/wpa_supplicant-wlan0.conf",
+];
+
+const WIFI_CONFIG: &str = "/etc/wpa_supplicant/wpa_supplicant-wlan0.conf";
+
+/// wpa_supplicant keys whose values are passphrases or keys.
+const WIFI_SECRET_KEYS: &[&str] = &[
+    "psk",
+    "password",
+    "sae_password",
+    "wep_key0",
+    "wep_key1",
+    "wep_key2",
+    "wep_key3",
+    "private_key_passwd",
+];
+
+/// What the reset planner needs.
+pub struct Input<'a> {
+    pub device: &'a Device,
+    pub active: RuntimeId,
+    /// Keep the active runtime's own state: only stop its unit, then wipe the device paths and
+    /// every persona copy.
+    pub keep_runtime_state: bool,
+    /// Host paths of every mount point (from the mount table).
+    pub mounts: &'a [PathBuf],
+}
+
+/// A reset, in two parts carried out in order.
+#[derive(Debug, Default)]
+pub struct ResetPlan {
+    /// Service actions and the active runtime's own commands that come before its files. They
+    /// change files osctl cannot foresee (`hermes setup --reset`), so the command runs them
+    /// first and plans the files again afterwards.
+    pub runtime: Plan,
+    /// Everything else, in order (with a runtime command that comes after its files, like
+    /// picoclaw's `onboard`).
+    pub files: Plan,
+}
+
+impl ResetPlan {
+    /// Both parts as one plan, for the preview and the confirmation.
+    pub fn combined(&self) -> Plan {
+        let mut plan = self.runtime.clone();
+        plan.extend(self.files.clone());
+        plan
+    }
+}
+
+/// Reads the device for a reset. Unlike other commands a reset works without config.json (a
+/// device reset once already has none): the active runtime then comes from the image default,
+/// ROBOT.md or the built-in default, as it does on the device. A config.json that is there but
+/// unreadable stops the reset: without it osctl cannot tell which runtime's state to wipe.
+pub fn load_device(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
+    let path = env.config_json();
+    let config = match DeviceConfig::load_optional(fs, &path)? {
+        Some(c) => c,
+        None => DeviceConfig::parse(path, "{}".to_string())?,
+    };
+    let image_default = fs.read_text(&env.default_agent_file())?;
+    let device_type = env
+        .device_type()
+        .or(config.device_type())
+        .map(str::to_string);
+    let robot = RobotProfile::load(fs, &env.devices_dir(), device_type.as_deref())?;
+    let layout = Layout::new(env, config.opt("openclaw_config_dir"));
+    Ok(Device {
+        env: env.clone(),
+        config,
+        layout,
+        image_default,
+        robot,
+    })
+}
+
+/// Plans a reset. Refusals (a mount point in the way, a kept path that a rule would remove)
+/// stop it with exit 1 before anything is written.
+pub fn plan(fs: &RootFs, input: &Input<'_>) -> Result<ResetPlan> {
+    let mut p = Planner {
+        draft: Draft::new(fs),
+        fs,
+        layout: &input.device.layout,
+        guard: Guard::new(fs, protected_paths(input), input.mounts.to_vec())?,
+        removed: Vec::new(),
+        runtime: Plan::new(),
+        files_started: false,
+    };
+    let active = input.active.spec();
+    if input.keep_runtime_state {
+        if let Some(unit) = p.unit(active)? {
+            p.service(ServiceAction::Stop(unit));
+        }
+    } else {
+        p.runtime_steps(active)?;
+    }
+    p.files_started = true;
+    p.device_paths(&input.device.env)?;
+    p.personas()?;
+    p.backups()?;
+    p.inline_blocks()?;
+    p.guard.finish()?;
+    let mut files = p.draft.finish();
+    files.warnings.splice(0..0, p.runtime.warnings.drain(..));
+    Ok(ResetPlan {
+        runtime: p.runtime,
+        files,
+    })
+}
+
+/// What a reset may never remove, nor a folder above: with a reason for the refusal.
+fn protected_paths(input: &Input<'_>) -> Vec<(DevPath, String)> {
+    let device = input.device;
+    let layout = &device.layout;
+    let env = &device.env;
+    let mut out: Vec<(DevPath, String)> = vec![
+        (layout.agent_home.clone(), "the agent home".into()),
+        (env.bootstrap(), "the OTA worker's config".into()),
+        (
+            env.default_agent_file(),
+            "the image's default runtime".into(),
+        ),
+        (
+            env.config_json()
+                .parent()
+                .unwrap_or_else(|| DevPath::new("/")),
+            "the device config folder".into(),
+        ),
+        (env.devices_dir(), "the robot profiles".into()),
+        (DevPath::new(STATE_DIR), "osctl's journal and lock".into()),
+        (DevPath::new("/etc/systemd"), "the unit files".into()),
+        (DevPath::new("/usr/local/bin"), "the binaries".into()),
+        (
+            DevPath::new("/usr/local/lib/os-runtimes"),
+            "the runtime hooks".into(),
+        ),
+    ];
+    for rt in REGISTRY {
+        let kept_whole = rt.id != input.active || input.keep_runtime_state;
+        let what = |s: &str| format!("{}'s {s}", rt.name);
+        if kept_whole {
+            out.push((layout.path(rt.workspace), what("workspace")));
+            out.push((layout.path(rt.home), what("home")));
+            out.push((layout.path(rt.skills.dir), what("skills")));
+            for f in rt.native {
+                out.push((layout.path(f.loc), what(f.role)));
+            }
+        }
+        if rt.id == input.active {
+            for loc in rt.reset.keep {
+                out.push((layout.path(*loc), what("kept state")));
+            }
+        }
+    }
+    out
+}
+
+struct Planner<'a, 'd> {
+    draft: Draft<'d>,
+    fs: &'d RootFs,
+    layout: &'a Layout,
+    guard: Guard,
+    /// Real paths planned to go (a path under one is gone already).
+    removed: Vec<DevPath>,
+    runtime: Plan,
+    /// Once the first file step is planned, actions join the file plan in order.
+    files_started: bool,
+}
+
+impl Planner<'_, '_> {
+    /// The active runtime's unit, when a unit file exists (a `systemctl stop` of a unit that is
+    /// not there fails, and would fail the reset).
+    fn unit(&mut self, rt: &Runtime) -> Result<Option<String>> {
+        let unit = install::unit_name(self.fs, rt)?;
+        if install::find_unit_file(self.fs, &unit)?.is_some() {
+            return Ok(Some(unit));
+        }
+        self.warn(format!(
+            "{unit}.service has no unit file: there is no service to stop or disable"
+        ));
+        Ok(None)
+    }
+
+    fn warn(&mut self, w: String) {
+        if self.files_started {
+            self.draft.warn(w);
+        } else {
+            self.runtime.warn(w);
+        }
+    }
+
+    fn service(&mut self, action: ServiceAction) {
+        if self.files_started {
+            self.draft.service(action);
+        } else {
+            self.runtime.service(action);
+        }
+    }
+
+    fn runtime_steps(&mut self, rt: &Runtime) -> Result<()> {
+        let unit = self.unit(rt)?;
+        let why = format!("{} reset", rt.name);
+        for step in rt.reset.steps {
+            match *step {
+                ResetStep::StopUnit => {
+                    if let Some(u) = &unit {
+                        self.service(ServiceAction::Stop(u.clone()));
+                    }
+                }
+                ResetStep::DisableUnit => {
+                    if let Some(u) = &unit {
+                        self.service(ServiceAction::Disable(u.clone()));
+                    }
+                }
+                ResetStep::Run(cmd) => self.command(cmd)?,
+                ResetStep::Remove(loc) => {
+                    self.files_started = true;
+                    self.remove(&self.layout.path(loc), &why)?;
+                }
+                ResetStep::RemovePrefixed { dir, prefix } => {
+                    self.files_started = true;
+                    let dir = self.layout.path(dir);
+                    for name in self.list_real_dir(&dir)? {
+                        if name.starts_with(prefix) {
+                            self.remove(&dir.join(&name), &why)?;
+                        }
+                    }
+                }
+                ResetStep::RemoveFilesExcept { dir, keep } => {
+                    self.files_started = true;
+                    let dir = self.layout.path(dir);
+                    for name in self.list_real_dir(&dir)? {
+                        let path = self.real(&dir)?.join(&name);
+                        let is_dir =
+                            matches!(self.fs.lstat(&path)?, Some(m) if m.kind == Kind::Dir);
+                        if !keep.contains(&name.as_str()) && !is_dir {
+                            self.remove(&path, &why)?;
+                        }
+                    }
+                }
+                ResetStep::EmptyExcept { dir, recreate } => {
+                    self.files_started = true;
+                    self.empty_except(&self.layout.path(dir), recreate, &why)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A runtime command, when its program is installed.
+    fn command(&mut self, cmd: ResetCommand) -> Result<()> {
+        let Some(program) = install::on_path(self.fs, cmd.program)? else {
+            self.warn(format!(
+                "{} is not installed: skipped `{} {}` ({})",
+                cmd.program,
+                cmd.program,
+                cmd.args.join(" "),
+                cmd.label
+            ));
+            return Ok(());
+        };
+        let mut argv = vec![program.to_string()];
+        argv.extend(cmd.args.iter().map(|a| a.to_string()));
+        let action = CommandAction {
+            argv,
+            env: cmd
+                .env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            timeout_secs: cmd.timeout_secs,
+            optional: cmd.optional,
+            label: cmd.label.to_string(),
+        };
+        if self.files_started {
+            self.draft.command(action);
+        } else {
+            self.runtime.command(action);
+        }
+        Ok(())
+    }
+
+    /// `rm -rf dir; mkdir dir/<recreate>`, as an emptying of `dir` (see [`ResetStep::EmptyExcept`]).
+    fn empty_except(&mut self, dir: &DevPath, recreate: &[&str], why: &str) -> Result<()> {
+        let real = self.real(dir)?;
+        if self.is_removed(&real) {
+            return Ok(());
+        }
+        match self.fs.lstat(&real)?.map(|m| m.kind) {
+            Some(Kind::Dir) => {}
+            None => {
+                for name in recreate {
+                    self.draft.mkdir(&real.join(name), why)?;
+                }
+                return Ok(());
+            }
+            Some(_) => {
+                // A link (or a file) where the folder should be: removed as it is; the runtime's
+                // presync creates the folders again.
+                self.remove(dir, why)?;
+                self.draft.warn(format!(
+                    "{dir} was not a folder: removed it as it was; {} are created again by the runtime's presync",
+                    recreate.join(", ")
+                ));
+                return Ok(());
+            }
+        }
+        for name in self.draft.list_dir(&real)? {
+            let child = real.join(&name);
+            if !recreate.contains(&name.as_str()) {
+                self.remove(&child, why)?;
+                continue;
+            }
+            match self.fs.lstat(&child)?.map(|m| m.kind) {
+                Some(Kind::Dir) => {
+                    for inner in self.draft.list_dir(&child)? {
+                        self.remove(&child.join(inner), why)?;
+                    }
+                }
+                _ => {
+                    self.remove(&child, why)?;
+                    self.draft.warn(format!(
+                        "{child} was not a folder: removed it; the runtime's presync creates it again"
+                    ));
+                }
+            }
+        }
+        for name in recreate {
+            let child = real.join(name);
+            if self.fs.lstat(&child)?.is_none() {
+                self.draft.mkdir(&child, why)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn device_paths(&mut self, env: &DeviceEnv) -> Result<()> {
+        // config.json and agent_state.json go together, in one journaled plan: a history that
+        // outlives its config makes the next boot migrate a stale persona back in.
+        let pair = "device config (config.json and agent_state.json go together)";
+        self.remove(&env.config_json(), pair)?;
+        self.remove(&env.agent_state(), pair)?;
+        for p in DEVICE_PATHS {
+            let path = DevPath::new(p);
+            if *p == WIFI_CONFIG {
+                self.register_wifi_secrets(&path)?;
+            }
+            self.remove(&path, "device data")?;
+        }
+        self.remove(&env.gelf_spool(), "device log spool")
+    }
+
+    /// The Wi-Fi passphrases of the config a reset deletes are secrets: the diff of its
+    /// removal (`-v`, `--json`) must not show them.
+    fn register_wifi_secrets(&self, path: &DevPath) -> Result<()> {
+        let real = self.real(path)?;
+        if !matches!(self.fs.lstat(&real)?, Some(m) if m.kind == Kind::File) {
+            return Ok(());
+        }
+        let Some(bytes) = self.fs.read(&real)? else {
+            return Ok(());
+        };
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            let Some((key, value)) = line.trim().split_once('=') else {
+                continue;
+            };
+            if WIFI_SECRET_KEYS.contains(&key.trim()) {
+                let value = value.trim().trim_matches('"');
+                if !value.is_empty() {
+                    crate::redact::register(value);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn personas(&mut self) -> Result<()> {
+        for rt in REGISTRY {
+            for loc in rt.persona.wipe {
+                let why = format!("{} persona", rt.name);
+                self.remove(&self.layout.path(*loc), &why)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `<persona file>.bak-<digits>` next to every persona file of every runtime.
+    fn backups(&mut self) -> Result<()> {
+        for rt in REGISTRY {
+            for slot in persona_files(rt) {
+                let path = self.layout.path(slot);
+                let (Some(dir), Some(base)) = (path.parent(), path.file_name()) else {
+                    continue;
+                };
+                for name in self.list_real_dir(&dir)? {
+                    if is_backup_of(&name, base) {
+                        let why = format!("{} persona backup", rt.name);
+                        self.remove(&dir.join(&name), &why)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Strips the persona-inline block from codex and opencode `AGENTS.md`, keeping the rest.
+    fn inline_blocks(&mut self) -> Result<()> {
+        for rt in REGISTRY {
+            for loc in rt.reset.inline_persona {
+                let path = self.real(&self.layout.path(*loc))?;
+                if self.is_removed(&path) {
+                    continue;
+                }
+                let Some(text) = self.draft.read_text(&path)? else {
+                    continue;
+                };
+                if find_delimited(&text, PERSONA_INLINE_START, PERSONA_INLINE_END).is_none() {
+                    continue;
+                }
+                self.guard.check_edit(self.fs, &path)?;
+                let stripped = strip_delimited(&text, PERSONA_INLINE_START, PERSONA_INLINE_END);
+                let why = format!("{} persona inline block", rt.name);
+                self.draft.write(&path, stripped, None, &why)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Where `path` really is: every folder above it resolved under the root, the last
+    /// component not followed. Always inside the root ([`Guard::inside`] checks it again).
+    fn real(&self, path: &DevPath) -> Result<DevPath> {
+        self.guard.inside(self.fs, path)
+    }
+
+    fn is_removed(&self, real: &DevPath) -> bool {
+        self.removed.iter().any(|r| real.starts_with(r))
+    }
+
+    /// The names in a folder that a rule clears by listing it: none when the folder is missing,
+    /// already removed, or a symlink (a listing rule never clears a folder through a link).
+    fn list_real_dir(&mut self, dir: &DevPath) -> Result<Vec<String>> {
+        let real = self.real(dir)?;
+        if self.is_removed(&real) {
+            return Ok(Vec::new());
+        }
+        match self.fs.lstat(&real)?.map(|m| m.kind) {
+            Some(Kind::Dir) => self.draft.list_dir(&real),
+            Some(Kind::Symlink) => {
+                self.warn(format!(
+                    "{dir} is a symbolic link: osctl does not clear a folder through a link; left as it is"
+                ));
+                Ok(Vec::new())
+            }
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// Plans `path` to go, where it really is. Missing paths and paths inside a folder already
+    /// planned to go are skipped; refusals are collected by the guard.
+    fn remove(&mut self, path: &DevPath, why: &str) -> Result<()> {
+        let real = self.real(path)?;
+        if self.is_removed(&real) || self.fs.lstat(&real)?.is_none() {
+            return Ok(());
+        }
+        if !self.guard.check_removal(self.fs, path, &real)? {
+            return Ok(());
+        }
+        let reason = if real == *path {
+            why.to_string()
+        } else {
+            format!("{why} ({path}, reached through a link)")
+        };
+        if self.draft.remove(&real, &reason)? {
+            self.removed.push(real);
+        }
+        Ok(())
+    }
+}
+
+/// A runtime's persona files (the slots migration backs up), without the memory folder.
+fn persona_files(rt: &Runtime) -> Vec<crate::runtime::Loc> {
+    let p = &rt.persona;
+    [
+        Some(p.soul),
+        p.identity,
+        Some(p.memory),
+        Some(p.user),
+        p.knowledge,
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// `SOUL.md.bak-1751846400123456789` is a backup of `SOUL.md` (migration's `<dest>.bak-<nanos>`).
+pub fn is_backup_of(name: &str, base: &str) -> bool {
+    name.strip_prefix(base)
+        .and_then(|rest| rest.strip_prefix(".bak-"))
+        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,231 @@
+//! openclaw's OS hooks: `<cdn>/hooks/<name>/{HOOK.md,handler.ts}`, installed under the
+//! workspace `hooks/` folder and registered in openclaw.json (upstream `EnsureOnboarding` and
+//! `ensureHooksRegistered`).
+//!
+//! A supported hook is fetched whole (both files, each size-capped and package-checked) before
+//! anything is planned, so a failed download leaves the installed hook as it was. Its two files
+//! are then planned together: the plan engine writes them atomically under the journal, so a
+//! crash is rolled back by the next run. An unsupported hook's folder is removed and its entry
+//! unregistered.
+//!
+//! Registration, exactly upstream's shape: `hooks.internal.enabled` is set to `true` only when
+//! absent (an owner's explicit `false` stays), `hooks.internal.entries.<name> = {"enabled": true}`
+//! is added only when the entry is absent (an owner's settings inside it stay), and the entries of
+//! published hooks the device does not support are removed. openclaw.json is edited with the
+//! comment-preserving [`JsonDoc`], keeping its mode (0600). When a hook file or the
+//! registration changes, openclaw is restarted if it is running (`systemctl try-restart`), as
+//! upstream's onboarding restarts the gateway; on an offline root the action is only printed.
+
+use serde_json::json;
+
+use crate::error::Result;
+use crate::format::json::JsonDoc;
+use crate::plan::{Draft, ServiceAction};
+use crate::system::http::Http;
+use crate::system::path::DevPath;
+
+use super::catalog::catalog;
+use super::hash::tree_hash;
+use super::package;
+use super::state::{HookRecord, RuntimeState};
+
+/// The files of a hook, in the order they are fetched.
+pub const HOOK_FILES: [&str; 2] = ["HOOK.md", "handler.ts"];
+/// Most bytes one hook file may have.
+pub const MAX_HOOK_FILE: u64 = 1024 * 1024;
+
+/// What happened to one hook.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct HookReport {
+    pub name: String,
+    /// `install`, `update`, `up-to-date`, `remove`, `absent`, `failed`.
+    pub action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<super::Problem>,
+}
+
+/// Where the hooks go.
+pub struct HookTarget<'a> {
+    pub hooks_dir: DevPath,
+    pub openclaw_json: DevPath,
+    pub cdn: &'a str,
+    pub caps: &'a [String],
+    /// The unit restarted when a hook changes (`openclaw`).
+    pub unit: &'a str,
+}
+
+/// Plans every published hook: install/update the supported ones, remove the others, and
+/// register them in openclaw.json.
+pub fn plan(
+    draft: &mut Draft<'_>,
+    http: &Http,
+    target: &HookTarget<'_>,
+    state: &mut RuntimeState,
+) -> Result<Vec<HookReport>> {
+    let mut touched = false;
+    let mut reports = Vec::new();
+    let mut registered = Vec::new();
+    let mut unregistered = Vec::new();
+    for (name, supported) in catalog().hooks(target.caps) {
+        let dir = target.hooks_dir.join(name);
+        if !supported {
+            unregistered.push(name);
+            state.hooks.remove(name);
+            let action = if draft.exists(&dir)? {
+                touched |= draft.remove(&dir, "remove a hook this device does not support")?;
+                "remove"
+            } else {
+                "absent"
+            };
+            reports.push(HookReport {
+                name: name.into(),
+                action,
+                error: None,
+            });
+            continue;
+        }
+        match fetch(http, target.cdn, name) {
+            Err(problem) => {
+                if draft.exists(&dir.join(HOOK_FILES[1]))? {
+                    registered.push(name);
+                }
+                reports.push(HookReport {
+                    name: name.into(),
+                    action: "failed",
+                    error: Some(problem),
+                });
+            }
+            Ok(files) => {
+                let existed = draft.exists(&dir)?;
+                let mut changed = false;
+                for (file, bytes) in HOOK_FILES.iter().zip(&files) {
+                    changed |= draft.write(
+                        &dir.join(file),
+                        bytes.clone(),
+                        Some(0o644),
+                        "install an OS hook",
+                    )?;
+                }
+                let hash = tree_hash(&[
+                    (HOOK_FILES[0], Some(files[0].as_slice())),
+                    (HOOK_FILES[1], Some(files[1].as_slice())),
+                ]);
+                touched |= changed;
+                state.hooks.insert(name.into(), HookRecord { hash });
+                registered.push(name);
+                let action = match (existed, changed) {
+                    (false, _) => "install",
+                    (true, true) => "update",
+                    (true, false) => "up-to-date",
+                };
+                reports.push(HookReport {
+                    name: name.into(),
+                    action,
+                    error: None,
+                });
+            }
+        }
+    }
+    // openclaw.json is the owner's file: one that cannot be read safely fails the registration
+    // (reported, retried by the next sync) without holding back the skills.
+    match register(draft, &target.openclaw_json, &registered, &unregistered) {
+        Ok(changed) => touched |= changed,
+        Err(e) => reports.push(HookReport {
+            name: "registration".into(),
+            action: "failed",
+            error: Some(super::Problem::new(e.code, e.to_string())),
+        }),
+    }
+    if touched {
+        draft.service(ServiceAction::RestartIfActive(target.unit.to_string()));
+    }
+    Ok(reports)
+}
+
+/// Downloads both files of a hook and checks them.
+fn fetch(http: &Http, cdn: &str, name: &str) -> std::result::Result<Vec<Vec<u8>>, super::Problem> {
+    let mut files = Vec::new();
+    for file in HOOK_FILES {
+        let url = format!("{cdn}/hooks/{name}/{file}");
+        let bytes = http
+            .get(&url, MAX_HOOK_FILE, &mut |_, _| {})
+            .map_err(|e| super::Problem::new(e.code(), e.describe()))?;
+        if let Some(f) = package::scan(file, &bytes) {
+            return Err(super::Problem::new(
+                "package_secret",
+                format!("refused: {f}"),
+            ));
+        }
+        files.push(bytes);
+    }
+    Ok(files)
+}
+
+/// Registers `on` and unregisters `off` in openclaw.json `hooks.internal.entries`.
+fn register(draft: &mut Draft<'_>, path: &DevPath, on: &[&str], off: &[&str]) -> Result<bool> {
+    let Some(text) = draft.read_text(path)? else {
+        if !on.is_empty() {
+            draft.warn(format!(
+                "{path} does not exist, so the hooks are installed but not registered; the next sync registers them once openclaw has written it"
+            ));
+        }
+        return Ok(false);
+    };
+    let mut doc = JsonDoc::parse(&text, &path.to_string())?;
+    let mut changed = false;
+    if !on.is_empty() && doc.get(&["hooks", "internal", "enabled"]).is_none() {
+        changed |= doc.set(&["hooks", "internal", "enabled"], json!(true));
+    }
+    for name in on {
+        if doc.get(&["hooks", "internal", "entries", name]).is_none() {
+            changed |= doc.set(
+                &["hooks", "internal", "entries", name],
+                json!({"enabled": true}),
+            );
+        }
+    }
+    for name in off {
+        changed |= doc.remove(&["hooks", "internal", "entries", name]);
+    }
+    if changed {
+        draft.write(path, doc.to_string(), None, "register OS hooks")?;
+    }
+    Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::fs::RootFs;
+
+    #[test]
+    fn registration_adds_only_what_is_missing_and_keeps_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("openclaw.json");
+        std::fs::write(
+            &p,
+            "{\n  // gateway first\n  \"gateway\": {\"port\": 18789},\n  \"hooks\": {\"internal\": {\"enabled\": false, \"entries\": {\"turn-gate\": {\"enabled\": false}, \"emotion-acknowledge\": {\"enabled\": true}}}}\n}\n",
+        )
+        .unwrap();
+        let fs = RootFs::new(dir.path()).unwrap();
+        let mut d = Draft::new(&fs);
+        let path = DevPath::new("/openclaw.json");
+        register(&mut d, &path, &["turn-gate"], &["emotion-acknowledge"]).unwrap();
+        let text = d.read_text(&path).unwrap().unwrap();
+        assert!(text.contains("// gateway first"));
+        let doc = JsonDoc::parse(&text, "x").unwrap();
+        assert_eq!(
+            doc.get(&["hooks", "internal", "enabled"]),
+            Some(json!(false))
+        );
+        assert_eq!(
+            doc.get(&["hooks", "internal", "entries"]),
+            Some(json!({"turn-gate": {"enabled": false}}))
+        );
+        // Once in place, a second pass changes nothing.
+        let mut d2 = Draft::new(&fs);
+        std::fs::write(&p, &text).unwrap();
+        register(&mut d2, &path, &["turn-gate"], &["emotion-acknowledge"]).unwrap();
+        assert!(d2.finish().is_empty());
+    }
+}

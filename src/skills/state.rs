@@ -1,0 +1,136 @@
+//! The skills state file, `/var/lib/osctl/skills.json`: what osctl installed, per runtime.
+//!
+//! ```json
+//! {"schema": 1, "runtimes": {"openclaw": {
+//!    "skills": {"audio": {"version": "0123456789ab", "hash": "<FolderHash>"}},
+//!    "hooks": {"turn-gate": {"hash": "<FolderHash>"}}}}}
+//! ```
+//!
+//! A skill's `version` is advanced only after its download was verified and its folder swapped
+//! into place (spec section 10 item 4), so a failed download is retried by the next sync. The
+//! `hash` is the FolderHash of what osctl installed: `skills verify` compares the folder with it.
+//! A skill whose own `skill.json` rules the device out is recorded with `"installed": false`, so
+//! the same version is not downloaded again. The file is osctl's own, written through the plan
+//! (atomic, durable, journaled), and always last, after the folders it describes.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::apply::lock::STATE_DIR;
+use crate::error::{Error, Result};
+use crate::plan::Draft;
+use crate::runtime::RuntimeId;
+use crate::system::fs::RootFs;
+use crate::system::path::DevPath;
+
+pub const SCHEMA: u32 = 1;
+
+/// The state file's device path.
+pub fn path() -> DevPath {
+    DevPath::new(STATE_DIR).join("skills.json")
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillsState {
+    pub schema: u32,
+    #[serde(default)]
+    pub runtimes: BTreeMap<RuntimeId, RuntimeState>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuntimeState {
+    #[serde(default)]
+    pub skills: BTreeMap<String, SkillRecord>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hooks: BTreeMap<String, HookRecord>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillRecord {
+    pub version: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+    /// `false`: the skill's own skill.json rules this device out; the version is remembered so it
+    /// is not fetched again.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub installed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookRecord {
+    pub hash: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+impl SkillsState {
+    /// Reads the state file (empty when it does not exist). A damaged file is an error naming
+    /// it: osctl will not guess what it installed.
+    pub fn load(fs: &RootFs) -> Result<SkillsState> {
+        let p = path();
+        let Some(text) = fs.read_text(&p)? else {
+            return Ok(SkillsState {
+                schema: SCHEMA,
+                ..Default::default()
+            });
+        };
+        let state: SkillsState = serde_json::from_str(&text).map_err(|e| {
+            Error::json(&p, &e).hint(format!(
+                "nothing was written; {p} is osctl's record of installed skills: remove it and the next sync re-downloads every skill"
+            ))
+        })?;
+        if state.schema != SCHEMA {
+            return Err(Error::input(
+                "state_schema",
+                format!("{p} has schema {}, this osctl reads {SCHEMA}", state.schema),
+            ));
+        }
+        Ok(state)
+    }
+
+    pub fn runtime(&self, rt: RuntimeId) -> RuntimeState {
+        self.runtimes.get(&rt).cloned().unwrap_or_default()
+    }
+
+    /// Plans the state file to hold `self` (no change when it already does).
+    pub fn plan_write(&self, draft: &mut Draft<'_>) -> Result<bool> {
+        let mut text = serde_json::to_string_pretty(self).expect("state serialises");
+        text.push('\n');
+        draft.write(&path(), text, Some(0o644), "record installed skills")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_omits_defaults() {
+        let mut s = SkillsState {
+            schema: SCHEMA,
+            ..Default::default()
+        };
+        let rt = s.runtimes.entry(RuntimeId::Openclaw).or_default();
+        rt.skills.insert(
+            "audio".into(),
+            SkillRecord {
+                version: "0123456789ab".into(),
+                hash: Some("h".into()),
+                installed: true,
+            },
+        );
+        let text = serde_json::to_string(&s).unwrap();
+        assert_eq!(
+            text,
+            r#"{"schema":1,"runtimes":{"openclaw":{"skills":{"audio":{"version":"0123456789ab","hash":"h"}}}}}"#
+        );
+        assert_eq!(serde_json::from_str::<SkillsState>(&text).unwrap(), s);
+    }
+}
