@@ -164,6 +164,23 @@ fn resolved(oracle: &str, home: &Path) -> Value {
     })
 }
 
+/// `tests/oracles/oracle.sh validate`: the runtime accepts the file and lists these servers.
+fn validate(oracle: &str, home: &Path, names: &[&str]) {
+    let out = Command::new("bash")
+        .arg(repo().join("tests/oracles/oracle.sh"))
+        .args(["validate", oracle])
+        .arg(home)
+        .args(names)
+        .env("OSCTL_ORACLES_DIR", oracles_dir())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{oracle}: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// Claude Code's view of the project `.mcp.json`: `claude mcp get NAME`, run in the workspace,
 /// parsed as tests/oracles/lib.sh's `claude_resolved` parses it.
 fn claude_project(home: &Path, names: &[&str]) -> Value {
@@ -262,6 +279,11 @@ fn the_real_runtimes_list_what_osctl_mcp_add_wrote() {
                 s.spawn(move || {
                     let (dir, root) = device(rt, &fake_mcp);
                     let home = root.join("root");
+                    if oracle == "hermes" {
+                        // Hermes falls back to its defaults on a file it cannot load: also
+                        // parse strictly and run its own entry checks.
+                        validate(oracle, &home, &["docs", "fake", "web"]);
+                    }
                     let view = if oracle == "claude" {
                         claude_project(&home, &["docs", "fake", "web"])
                     } else {
