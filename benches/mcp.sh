@@ -6,7 +6,8 @@
 # osctl: the whole command (device lock, journal recovery check, plan, durable atomic write with
 # fsync, the try-restart planned; --root is not / so systemd is not called), adding a stdio server
 # `fake` to the golden-case device (tests/cli/mcp/_device: native files with comments and another
-# server), once per runtime, plus the --json form, which also renders the plan's diff. Peers: the
+# server), once per runtime, plus the --json form, which also renders the plan's diff, and once on
+# tmpfs (fsync is free there, so the difference is the disk's flush latency). Peers: the
 # runtimes' own commands as tests/oracles installed them (codex mcp add, claude mcp add -s user,
 # opencode mcp add, openclaw mcp set), each on a fresh copy of a HOME that went through one
 # `mcp list`, so first-run initialisation is not timed. Every run starts from a fresh copy (hyperfine
@@ -23,7 +24,10 @@ F=$P/bin/fake-mcp.py
 have_peers=1; [ -x "$P/bin/codex" ] || { have_peers=0; echo "note: no oracles in $P: osctl only" >&2; }
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# The same osctl runs again on tmpfs, where fsync costs nothing: the difference is the disk's
+# flush latency (osctl's durable write syncs the journal, the file and their folders).
+shm=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
+trap 'rm -rf "$work" "$shm"' EXIT
 export TMPDIR=$P/tmp PATH=$P/node24/bin:$P/bin:$PATH
 export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1
 export OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 OPENCLAW_NO_AUTO_UPDATE=1 DO_NOT_TRACK=1 CI=1
@@ -58,16 +62,18 @@ if [ "$have_peers" = 1 ]; then
   done
 fi
 
-osctl_add() { # RUNTIME [extra global flags]
-  echo "$bin --root $work/device $2 mcp add fake --runtime $1 -- /usr/bin/python3 $F"
+osctl_add() { # RUNTIME FLAGS DEVICE
+  echo "$bin --root $3 $2 mcp add fake --runtime $1 -- /usr/bin/python3 $F"
 }
+cp -a "$work/device-tpl" "$shm/device-tpl"
 
 cd "$work"
 # shellcheck disable=SC2016 # backticks are Markdown
-printf '| runtime | `osctl mcp add` | `osctl --json mcp add` | the runtime'"'"'s own command | its median |\n|---|---|---|---|---|\n'
+printf '| runtime | `osctl mcp add` | `osctl --json mcp add` | `osctl mcp add` on tmpfs | the runtime'"'"'s own command | its median |\n|---|---|---|---|---|---|\n'
 for rt in openclaw hermes picoclaw codex claudecode opencode; do
-  o=$(bench "osctl-$rt" 100 "$work/device-tpl" "$work/device" "$(osctl_add "$rt" -q)")
-  j=$(bench "osctl-json-$rt" 100 "$work/device-tpl" "$work/device" "$(osctl_add "$rt" --json)")
+  o=$(bench "osctl-$rt" 100 "$work/device-tpl" "$work/device" "$(osctl_add "$rt" -q "$work/device")")
+  j=$(bench "osctl-json-$rt" 100 "$work/device-tpl" "$work/device" "$(osctl_add "$rt" --json "$work/device")")
+  t=$(bench "osctl-tmpfs-$rt" 100 "$shm/device-tpl" "$shm/device" "$(osctl_add "$rt" -q "$shm/device")")
   peer="-"; pm="-"
   if [ "$have_peers" = 1 ]; then
     case $rt in
@@ -84,5 +90,5 @@ for rt in openclaw hermes picoclaw codex claudecode opencode; do
     esac
   fi
   # shellcheck disable=SC2016 # backticks are Markdown
-  printf '| %s | %s | %s | `%s` | %s |\n' "$rt" "$o" "$j" "$peer" "$pm"
+  printf '| %s | %s | %s | %s | `%s` | %s |\n' "$rt" "$o" "$j" "$t" "$peer" "$pm"
 done
