@@ -34,7 +34,11 @@ pub enum McpCommand {
 }
 
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("server").required(true).args(["url", "command"])))]
+#[command(
+    group(ArgGroup::new("server").required(true).args(["url", "command"])),
+    override_usage = "osctl mcp add [OPTIONS] NAME [--env K=V]... -- CMD [ARGS]...\n       \
+                      osctl mcp add [OPTIONS] NAME --url URL [--header K=V]..."
+)]
 pub struct AddArgs {
     /// The server's name (letters, digits, `_`, `-`). With `--user-tool`, the tool's name: the
     /// server is `tool_NAME`.
