@@ -26,6 +26,7 @@ use serde_json::Value;
 use crate::device::Device;
 use crate::device::config::{self, channel_fields};
 use crate::error::{Error, Result};
+use crate::format::doc::Doc;
 use crate::plan::{CommandAction, Draft, FileState, ServiceAction};
 use crate::presync;
 use crate::runtime::{Channel, Runtime, RuntimeId, install};
@@ -226,7 +227,6 @@ pub fn apply(
         return Ok(false);
     }
     let before = native_state(draft, device);
-    presync::plan(draft, device, rt)?;
     if rt == RuntimeId::Openclaw {
         for ch in channels {
             if matches!(ch, Channel::Slack | Channel::Discord | Channel::Whatsapp) {
@@ -234,6 +234,7 @@ pub fn apply(
             }
         }
     }
+    presync::plan(draft, device, rt)?;
     let changed = native_state(draft, device) != before;
     if changed {
         restart(draft, rt)?;
@@ -247,7 +248,7 @@ fn applied_detail(rt: RuntimeId, ch: Channel, changed: bool) -> String {
         (Owner::Device, _) => format!(
             "{rt} runs {ch} through the device's own loop, which reads config.json: nothing to write in {rt}"
         ),
-        (Owner::Runtime, true) => format!("{rt} config updated by its presync"),
+        (Owner::Runtime, true) => format!("{rt} config updated"),
         (Owner::Runtime, false) => format!("{rt} config already holds it"),
     }
 }
@@ -318,29 +319,49 @@ fn restart(draft: &mut Draft<'_>, rt: RuntimeId) -> Result<()> {
     Ok(())
 }
 
-/// openclaw runs slack, discord and whatsapp as npm plugins (`@openclaw/<ch>`), installed on
-/// demand as upstream's `ensureChannelPlugin` does. Its failure (no network) is a warning: the
-/// credentials stay persisted and the next add or boot retries.
+/// openclaw runs slack, discord and whatsapp as npm plugins (`@openclaw/<ch>`): as upstream's
+/// `ensureChannelPlugin` and `AddChannel` do, the plugin is installed when missing and
+/// `plugins.entries.<ch>.enabled` is set, and then presync writes `channels.<ch>` (it writes a
+/// plugin channel only once its entry is there). The install runs before openclaw.json is
+/// written (the plan keeps that order). Its failure (no network) is a warning: the credentials
+/// stay persisted, openclaw accepts the config and says which plugin to install, and the next
+/// add retries.
 fn plan_openclaw_plugin(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<()> {
+    let oc = RuntimeId::Openclaw.spec();
     let dir = device
         .layout
         .path(crate::runtime::Loc::openclaw("extensions"))
         .join(ch.as_str());
-    if draft.is_dir(&dir)? {
-        return Ok(());
+    if !draft.is_dir(&dir)? {
+        draft.command(CommandAction {
+            argv: vec![
+                "openclaw".into(),
+                "plugins".into(),
+                "install".into(),
+                format!("@openclaw/{ch}"),
+            ],
+            env: vec![("HOME".into(), device.layout.agent_home.to_string())],
+            timeout_secs: 300,
+            optional: true,
+            label: format!("install openclaw's {ch} plugin"),
+        });
     }
-    draft.command(CommandAction {
-        argv: vec![
-            "openclaw".into(),
-            "plugins".into(),
-            "install".into(),
-            format!("@openclaw/{ch}"),
-        ],
-        env: vec![("HOME".into(), device.layout.agent_home.to_string())],
-        timeout_secs: 300,
-        optional: true,
-        label: format!("install openclaw's {ch} plugin"),
-    });
+    let Some(f) = oc.native_file("config") else {
+        return Ok(());
+    };
+    let path = device.layout.path(f.loc);
+    let mut doc = Doc::load(draft, &path, f.format)?;
+    if doc.set(
+        &["plugins", "entries", ch.as_str(), "enabled"],
+        Value::Bool(true),
+    )? {
+        draft.write(
+            &path,
+            doc.text(),
+            Some(0o600),
+            &format!("enable openclaw's {ch} plugin"),
+        )?;
+    }
     Ok(())
 }
 
