@@ -24,6 +24,23 @@ pub fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
         tools::plan_forget(&mut draft, &device.env.config_json(), &args.name)?;
         mcp::user_tool_server(&args.name)
     } else {
+        if let Some(tool) = args.name.strip_prefix("tool_")
+            && device
+                .config
+                .fields
+                .get("mcp_tools")
+                .and_then(|v| v.as_array())
+                .is_some_and(|items| {
+                    items
+                        .iter()
+                        .any(|i| i.get("name").and_then(|n| n.as_str()) == Some(tool))
+                })
+        {
+            draft.warn(format!(
+                "`{}` is the user tool `{tool}` of config.json mcp_tools, which the device adds back: `osctl mcp remove {tool} --user-tool` removes both",
+                args.name
+            ));
+        }
         args.name.clone()
     };
     let planned = planner::plan_remove(&mut draft, &device.layout, rt, &name)?;
