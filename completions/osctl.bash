@@ -31,6 +31,9 @@ _osctl() {
             osctl,mcp)
                 cmd="osctl__subcmd__mcp"
                 ;;
+            osctl,migrate)
+                cmd="osctl__subcmd__migrate"
+                ;;
             osctl,reconcile)
                 cmd="osctl__subcmd__reconcile"
                 ;;
@@ -84,6 +87,9 @@ _osctl() {
                 ;;
             osctl__subcmd__help,mcp)
                 cmd="osctl__subcmd__help__subcmd__mcp"
+                ;;
+            osctl__subcmd__help,migrate)
+                cmd="osctl__subcmd__help__subcmd__migrate"
                 ;;
             osctl__subcmd__help,reconcile)
                 cmd="osctl__subcmd__help__subcmd__reconcile"
@@ -182,7 +188,7 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile reset mcp channel recover skills completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status reconcile migrate reset mcp channel recover skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -436,7 +442,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help)
-            opts="status reconcile reset mcp channel recover skills completions man help"
+            opts="status reconcile migrate reset mcp channel recover skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -592,6 +598,20 @@ _osctl() {
         osctl__subcmd__help__subcmd__mcp__subcmd__remove)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -929,6 +949,40 @@ _osctl() {
             fi
             case "${prev}" in
                 --runtime)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__migrate)
+            opts="-n -q -v -y -h -V --from --to --no-daily --no-overwrite --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --to)
                     COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
                     return 0
                     ;;

@@ -110,6 +110,10 @@ pub enum Command {
     /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
     Reconcile(ReconcileArgs),
 
+    /// Carry the owner's persona and memory (SOUL.md, identity, MEMORY.md with the daily notes,
+    /// KNOWLEDGE.md, USER.md) from one runtime's files into another's, backing up every file it
+    /// replaces. Runtime-only files (AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/) stay.
+    Migrate(MigrateArgs),
     /// Factory-reset the agent side of the device: the active runtime's own state, the device's
     /// config, users and Wi-Fi, and every copy of the owner's persona in every runtime's tree
     /// (backups and AGENTS.md inline blocks included). It shows the plan and asks first; without
@@ -215,6 +219,26 @@ pub struct ResetArgs {
     /// then wipe the device paths and every persona copy.
     #[arg(long)]
     pub keep_runtime_state: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The runtime whose persona is read.
+    #[arg(long, value_name = "RUNTIME", value_parser = crate::runtime::RuntimeParser)]
+    pub from: crate::runtime::RuntimeId,
+
+    /// The runtime whose persona files are written.
+    #[arg(long, value_name = "RUNTIME", value_parser = crate::runtime::RuntimeParser)]
+    pub to: crate::runtime::RuntimeId,
+
+    /// Leave the daily memory files (`memory/YYYY-MM-DD.md`) out of the destination's MEMORY.md.
+    #[arg(long)]
+    pub no_daily: bool,
+
+    /// Keep a destination SOUL.md that differs (reported as a conflict) instead of backing it up
+    /// and replacing it.
+    #[arg(long)]
+    pub no_overwrite: bool,
 }
 
 #[derive(Debug, Args)]

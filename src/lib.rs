@@ -14,6 +14,7 @@
 //! - [`commands`]: one thin file per subcommand.
 //! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
 //! - [`runtime`]: the six runtimes as data.
+//! - [`persona`]: persona and memory migration between runtimes (hub and spoke).
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`reset`]: the factory reset planner.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
@@ -34,6 +35,7 @@ pub mod fault;
 pub mod format;
 pub mod mcp;
 pub mod output;
+pub mod persona;
 pub mod plan;
 pub mod presync;
 pub mod reconcile;
@@ -57,6 +59,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            if runtime::is_refused_runtime(&e) {
+                return error::Exit::Failed.code();
+            }
             return e.exit_code();
         }
     };

@@ -5,6 +5,7 @@
 pub mod channel;
 mod completions;
 pub mod mcp;
+mod migrate;
 mod reconcile;
 mod recover;
 mod reset;
@@ -173,6 +174,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Status(_) => "status",
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
+        Command::Migrate(_) => "migrate",
         Command::Reset(_) => "reset",
         Command::Skills(cmd) => skills::name(cmd),
         Command::Mcp(cmd) => mcp::name(cmd),
@@ -193,6 +195,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
+        Command::Migrate(args) => migrate::run(ctx, args),
         Command::Reset(args) => reset::run(ctx, args),
         Command::Skills(cmd) => skills::run(ctx, cmd),
         Command::Mcp(cmd) => mcp::run(ctx, cmd),

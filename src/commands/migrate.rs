@@ -1,0 +1,43 @@
+//! `osctl migrate --from X --to Y [--no-daily] [--no-overwrite]`: the persona migration a
+//! runtime switch makes, on demand. Logic in `persona/`; the report goes to stderr (one line per
+//! item) and, with `--json`, into the document as `report`.
+
+use serde_json::Map;
+
+use super::Ctx;
+use crate::cli::MigrateArgs;
+use crate::error::{Exit, Result};
+use crate::persona::{self, Options};
+use crate::plan::Draft;
+
+pub fn run(ctx: &Ctx, args: &MigrateArgs) -> Result<Exit> {
+    if args.from == args.to {
+        return Err(crate::error::Error::input(
+            "same_runtime",
+            format!("--from and --to both name {}", args.from),
+        )
+        .hint("name two different runtimes: --from is read, --to is written"));
+    }
+    let _lock = ctx.lock()?;
+    let device = ctx.device()?;
+    let opts = Options {
+        overwrite: !args.no_overwrite,
+        include_daily: !args.no_daily,
+        preview: ctx.previewing(),
+        ..Options::default()
+    };
+    let mut draft = Draft::new(&ctx.fs);
+    let report = persona::run_migration(&mut draft, &device.layout, args.from, args.to, &opts)
+        .map_err(|e| e.or_hint("nothing was written; fix the file named above and run again"))?;
+    for item in &report.items {
+        ctx.out.status(&item.line());
+    }
+    ctx.out
+        .status(&format!("{} → {}: {}", args.from, args.to, report.counts()));
+    let mut extra = Map::new();
+    extra.insert(
+        "report".into(),
+        serde_json::to_value(&report).map_err(|e| crate::error::Error::internal(e.to_string()))?,
+    );
+    ctx.finish("migrate", &draft.finish(), extra)
+}

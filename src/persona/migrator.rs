@@ -1,0 +1,445 @@
+//! The write side shared by every destination (upstream `baseMigrator`): the rules for SOUL.md,
+//! the identity (restored into IDENTITY.md or inlined as a card), memory and knowledge, and
+//! USER.md, each recording one report item.
+//!
+//! Writes are staged here, not planned at once: a file may be written twice in one migration
+//! (hermes' SOUL.md gets the soul, then the identity card), and only the final content counts.
+//! [`Migrator::into_parts`] hands the staged files to [`super::emit`], which plans a backup and a
+//! write for each file whose content really changes, and nothing for the rest. That is what makes
+//! a second identical run write nothing (contract section 10, item 10), where upstream made a new
+//! backup and rewrote the same bytes every time.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value, json};
+
+use super::entries::{
+    Merger, canonical, canonical_list, parse_entries, parse_entries_scanned, serialize,
+};
+use super::identity::{self, CARD_HEADING, IdentityField};
+use super::rebrand::rebrand;
+use super::report::{Item, ItemStatus};
+use super::user_profile;
+use super::{Adapter, Options};
+use crate::device::paths::Layout;
+use crate::error::Result;
+use crate::format::mdblock::{self, OS_MARKER};
+use crate::plan::Draft;
+use crate::runtime::{Loc, Runtime};
+use crate::system::path::DevPath;
+
+/// A file the migration writes: what it held before, what it will hold.
+pub struct Staged {
+    pub path: DevPath,
+    pub original: Option<String>,
+    pub content: String,
+}
+
+/// Writes one bundle into one runtime's layout.
+pub struct Migrator<'d, 'a> {
+    draft: &'d Draft<'a>,
+    layout: &'d Layout,
+    /// The destination runtime.
+    pub rt: &'static Runtime,
+    adapter: &'static Adapter,
+    pub opts: &'d Options,
+    items: Vec<Item>,
+    staged: Vec<Staged>,
+}
+
+impl<'d, 'a> Migrator<'d, 'a> {
+    pub fn new(
+        draft: &'d Draft<'a>,
+        layout: &'d Layout,
+        adapter: &'static Adapter,
+        opts: &'d Options,
+    ) -> Self {
+        Migrator {
+            draft,
+            layout,
+            rt: adapter.id.spec(),
+            adapter,
+            opts,
+            items: Vec::new(),
+            staged: Vec::new(),
+        }
+    }
+
+    pub fn path(&self, loc: Loc) -> DevPath {
+        self.layout.path(loc)
+    }
+
+    /// The text of `path` as this migration has it so far.
+    pub fn read_text(&self, path: &DevPath) -> Result<Option<String>> {
+        match self.staged.iter().find(|s| &s.path == path) {
+            Some(s) => Ok(Some(s.content.clone())),
+            None => self.draft.read_text(path),
+        }
+    }
+
+    fn stage(&mut self, path: &DevPath, content: String) -> Result<()> {
+        if let Some(s) = self.staged.iter_mut().find(|s| &s.path == path) {
+            s.content = content;
+            return Ok(());
+        }
+        let original = self.draft.read_text(path)?;
+        self.staged.push(Staged {
+            path: path.clone(),
+            original,
+            content,
+        });
+        Ok(())
+    }
+
+    /// Text arriving here, with other runtimes' names replaced by this one's.
+    pub fn rebrand<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        rebrand(text, self.adapter.rebrand_from, self.rt.brand)
+    }
+
+    fn record(
+        &mut self,
+        kind: &'static str,
+        source: Option<String>,
+        destination: &DevPath,
+        status: ItemStatus,
+        reason: &str,
+        details: Map<String, Value>,
+    ) {
+        self.items.push(Item {
+            kind,
+            source,
+            destination: destination.to_string(),
+            status,
+            reason: reason.to_string(),
+            details,
+        });
+    }
+
+    /// "would …" in a preview, the past tense otherwise.
+    fn done(&self, preview: &str, applied: &str) -> String {
+        if self.opts.preview { preview } else { applied }.to_string()
+    }
+
+    /// SOUL.md (upstream `writePersona`): an empty soul is skipped, an identical one too; a
+    /// different destination without `overwrite` is a conflict; otherwise it is replaced (and
+    /// backed up). `soul` is the bundle's soul, identity card already stripped where the writer
+    /// strips it.
+    ///
+    /// The OS-managed block (`<!-- OS DO NOT REMOVE -->` … `---`) is the device's, not the
+    /// owner's: it is never rebranded, and the destination keeps its own block when it has one
+    /// (else the source's is carried). That is the file presync would make, so the next presync
+    /// changes nothing; upstream carried and rebranded the source's block, which presync then
+    /// replaced.
+    pub fn write_soul(
+        &mut self,
+        source: Option<&DevPath>,
+        soul: &str,
+        dest: &DevPath,
+    ) -> Result<()> {
+        let source = source.map(DevPath::to_string);
+        if soul.trim().is_empty() {
+            self.record(
+                "soul",
+                source,
+                dest,
+                ItemStatus::Skipped,
+                "no source persona",
+                Map::new(),
+            );
+            return Ok(());
+        }
+        let existing = self.read_text(dest)?;
+        let content = self.soul_for_destination(soul, existing.as_deref());
+        if existing.as_deref() == Some(content.as_str()) {
+            self.record(
+                "soul",
+                source,
+                dest,
+                ItemStatus::Skipped,
+                "target already matches source",
+                Map::new(),
+            );
+            return Ok(());
+        }
+        if existing.is_some() && !self.opts.overwrite {
+            self.record(
+                "soul",
+                source,
+                dest,
+                ItemStatus::Conflict,
+                "target exists and overwrite is disabled",
+                Map::new(),
+            );
+            return Ok(());
+        }
+        self.stage(dest, content)?;
+        let reason = self.done("would copy", "copied");
+        self.record(
+            "soul",
+            source,
+            dest,
+            ItemStatus::Migrated,
+            &reason,
+            Map::new(),
+        );
+        Ok(())
+    }
+
+    fn soul_for_destination(&self, soul: &str, existing: Option<&str>) -> String {
+        let own = block_body(soul);
+        let rest = match own {
+            Some(_) => Cow::Owned(mdblock::strip_block(soul, OS_MARKER)),
+            None => Cow::Borrowed(soul),
+        };
+        let rest = self.rebrand(&rest).into_owned();
+        match existing.and_then(block_body).or(own) {
+            Some(body) => mdblock::upsert_top_block(&rest, OS_MARKER, &body),
+            None => rest,
+        }
+    }
+
+    /// The hermes identity card (upstream `inlineIdentityCard`): appended to the destination
+    /// SOUL.md unless there are no fields, no soul to append to, or a card already there.
+    pub fn inline_identity(
+        &mut self,
+        source: Option<&DevPath>,
+        fields: &[IdentityField],
+        soul: &DevPath,
+    ) -> Result<()> {
+        const KIND: &str = "identity-inline";
+        let source = source.map(DevPath::to_string);
+        let block = identity::card_block(fields, |t| self.rebrand(t));
+        let skip = |m: &mut Self, reason: &str| {
+            m.record(
+                KIND,
+                source.clone(),
+                soul,
+                ItemStatus::Skipped,
+                reason,
+                Map::new(),
+            )
+        };
+        if block.is_empty() {
+            skip(self, "no filled identity fields");
+            return Ok(());
+        }
+        let Some(raw) = self.read_text(soul)? else {
+            skip(self, "soul not present to inline into");
+            return Ok(());
+        };
+        if raw.contains(CARD_HEADING) {
+            skip(self, "identity already inlined");
+            return Ok(());
+        }
+        self.stage(soul, identity::inline_card(&raw, &block))?;
+        let reason = self.done("would inline identity", "identity inlined into soul");
+        self.record(
+            KIND,
+            source,
+            soul,
+            ItemStatus::Migrated,
+            &reason,
+            Map::new(),
+        );
+        Ok(())
+    }
+
+    /// IDENTITY.md (upstream `writeIdentityFields`, the restore): each field replaced or
+    /// appended, the rest of the file kept; created when absent.
+    pub fn restore_identity(
+        &mut self,
+        source: Option<&DevPath>,
+        fields: &[IdentityField],
+        dest: &DevPath,
+    ) -> Result<()> {
+        const KIND: &str = "identity";
+        let source = source.map(DevPath::to_string);
+        if fields.is_empty() {
+            self.record(
+                KIND,
+                source,
+                dest,
+                ItemStatus::Skipped,
+                "no identity fields to restore",
+                Map::new(),
+            );
+            return Ok(());
+        }
+        let existing = self.read_text(dest)?.unwrap_or_default();
+        let mut updated = existing.clone();
+        for f in fields {
+            let value = self.rebrand(&f.value).into_owned();
+            updated = identity::set_identity_field(&updated, &f.name, &value);
+        }
+        if updated == existing {
+            self.record(
+                KIND,
+                source,
+                dest,
+                ItemStatus::Skipped,
+                "identity already current",
+                Map::new(),
+            );
+            return Ok(());
+        }
+        self.stage(dest, updated)?;
+        let reason = self.done("would restore identity", "identity restored to IDENTITY.md");
+        self.record(
+            KIND,
+            source,
+            dest,
+            ItemStatus::Migrated,
+            &reason,
+            Map::new(),
+        );
+        Ok(())
+    }
+
+    /// A merger over the destination's current entries.
+    pub fn merger(&self, dest: &DevPath, limit: usize) -> Result<Merger> {
+        let existing = self
+            .read_text(dest)?
+            .map(|t| parse_entries(&t))
+            .unwrap_or_default();
+        Ok(Merger::new(existing, self.rt.persona.format, limit))
+    }
+
+    /// Offers each entry of the daily files, one file at a time.
+    pub fn offer_daily(&self, files: &[DevPath], merger: &mut Merger) -> Result<()> {
+        // A draft without pending file changes reads what the rooted filesystem reads; going to
+        // it directly resolves each path once instead of twice (stat, then read), which counts
+        // with thousands of daily files. This migration's own writes are staged, not drafted.
+        let direct = !self.draft.has_file_changes();
+        for path in files {
+            let text = if direct {
+                // A folder named `*.md` is an error for the filesystem and absent for the draft
+                // (skipped, as upstream skips it); the draft also re-raises a real error.
+                match self.draft.fs().read_text(path) {
+                    Ok(text) => text,
+                    Err(_) => self.draft.read_text(path)?,
+                }
+            } else {
+                self.draft.read_text(path)?
+            };
+            if let Some(text) = text {
+                for (e, scan) in parse_entries_scanned(&text) {
+                    match scan.branded.then(|| self.rebrand(&e)) {
+                        Some(Cow::Owned(rebranded)) => merger.offer(&rebranded),
+                        _ => merger.offer_scanned(&e, scan.clean),
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Memory or knowledge (upstream `writeMemoryEntries`), once every entry was offered.
+    pub fn finish_memory(
+        &mut self,
+        kind: &'static str,
+        source: Option<String>,
+        dest: &DevPath,
+        merger: Merger,
+        limit: usize,
+    ) -> Result<()> {
+        let stats = merger.stats();
+        let details = merge_details(stats, limit);
+        if stats.incoming == 0 {
+            let reason = "no importable entries found";
+            self.record(kind, source, dest, ItemStatus::Skipped, reason, details);
+            return Ok(());
+        }
+        if stats.added == 0 {
+            let reason = "no new entries to import";
+            self.record(kind, source, dest, ItemStatus::Skipped, reason, details);
+            return Ok(());
+        }
+        let text = serialize(merger.entries(), self.rt.persona.format);
+        self.stage(dest, text)?;
+        let reason = self.done("would merge entries", "merged entries");
+        self.record(kind, source, dest, ItemStatus::Migrated, &reason, details);
+        Ok(())
+    }
+
+    /// USER.md (upstream `writeUserProfile`): the singular fields filled in place, the rest
+    /// entry-merged under the user limit; written when entries were added or a field changed.
+    pub fn write_user_profile(
+        &mut self,
+        source: Option<&DevPath>,
+        incoming: &[String],
+        dest: &DevPath,
+    ) -> Result<()> {
+        const KIND: &str = "user-profile";
+        let source = source.map(DevPath::to_string);
+        let format = self.rt.persona.format;
+        let limit = self.opts.user_limit;
+        let existing = canonical_list(
+            self.read_text(dest)?
+                .map(|t| parse_entries(&t))
+                .unwrap_or_default(),
+            format,
+        );
+        let incoming_canon: Vec<String> = incoming
+            .iter()
+            .map(|e| canonical(&self.rebrand(e), format).into_owned())
+            .collect();
+        let (existing_fields, _) = user_profile::partition(&existing);
+        let (incoming_fields, incoming_rest) = user_profile::partition(&incoming_canon);
+        let fields = user_profile::merge_fields(&existing_fields, &incoming_fields);
+        let with_fields = user_profile::apply_fields(&existing, &fields);
+        let structure_changed = with_fields != existing;
+        let mut merger = Merger::new(with_fields, format, limit);
+        for e in &incoming_rest {
+            merger.offer(e);
+        }
+        let stats = merger.stats();
+        let mut details = merge_details(stats, limit);
+        details.insert("profile_fields".into(), user_profile::count(&fields).into());
+        if incoming.is_empty() && !structure_changed {
+            let reason = "no importable entries found";
+            self.record(KIND, source, dest, ItemStatus::Skipped, reason, details);
+            return Ok(());
+        }
+        if stats.added == 0 && !structure_changed {
+            let reason = "no new entries to import";
+            self.record(KIND, source, dest, ItemStatus::Skipped, reason, details);
+            return Ok(());
+        }
+        let text = serialize(merger.entries(), format);
+        self.stage(dest, text)?;
+        let reason = self.done("would merge user profile", "merged user profile");
+        self.record(KIND, source, dest, ItemStatus::Migrated, &reason, details);
+        Ok(())
+    }
+
+    pub fn into_parts(self) -> (Vec<Item>, Vec<Staged>) {
+        (self.items, self.staged)
+    }
+}
+
+/// The body of the first OS-managed block of `text` (between its marker and `---` lines).
+fn block_body(text: &str) -> Option<String> {
+    let range = mdblock::find_block(text, OS_MARKER)?;
+    let block = &text[range];
+    let mut lines: Vec<&str> = block.split_inclusive('\n').skip(1).collect();
+    if lines
+        .last()
+        .is_some_and(|l| l.trim_end_matches(['\n', '\r']) == "---")
+    {
+        lines.pop();
+    }
+    Some(lines.concat())
+}
+
+fn merge_details(stats: super::entries::MergeStats, limit: usize) -> Map<String, Value> {
+    let Value::Object(map) = json!({
+        "existing_entries": stats.existing,
+        "added_entries": stats.added,
+        "duplicate_entries": stats.duplicates,
+        "overflowed_entries": stats.overflowed,
+        "char_limit": limit,
+    }) else {
+        unreachable!("a JSON object literal")
+    };
+    map
+}

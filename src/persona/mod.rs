@@ -1,0 +1,302 @@
+//! Persona and memory migration between runtimes (device contract, section 5), hub and spoke.
+//!
+//! Each runtime has one reader (its files → a [`PersonaBundle`]) and one writer (a bundle → its
+//! files), in one file per runtime ([`ADAPTERS`]); a migration is `read[from]` then `write[to]`,
+//! so six runtimes need six adapters, not thirty pairwise migrators, and a seventh is one new
+//! file. Five runtimes share the openclaw layout, whose reader and writer ([`workspace`]) are
+//! driven by the slots in `src/runtime/<rt>.rs`; hermes has its own ([`hermes`]).
+//!
+//! The rules are upstream's, in their own modules: entries and limits ([`entries`]), identity
+//! fields and the hermes card ([`identity`]), USER.md as a form ([`user_profile`]), rebranding
+//! ([`rebrand`]). What is carried: SOUL.md, the identity, MEMORY.md (with daily memory folded in),
+//! KNOWLEDGE.md and USER.md. Never carried: AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/
+//! and runtime memory databases; they belong to their runtime.
+//!
+//! Planning is pure: every read goes through the [`Draft`], and the migration's writes become
+//! draft writes only at the end ([`run_migration`]), each preceded by a `<file>.bak-<nanoseconds>`
+//! copy of what it replaces. A file whose content would not change is neither written nor backed
+//! up, so a second identical run plans nothing.
+
+pub mod bundle;
+pub mod entries;
+pub mod identity;
+pub mod migrator;
+pub mod rebrand;
+pub mod report;
+pub mod user_profile;
+
+mod claudecode;
+mod codex;
+mod hermes;
+mod openclaw;
+mod opencode;
+mod picoclaw;
+mod workspace;
+
+pub use bundle::PersonaBundle;
+pub use report::{Item, ItemStatus, Report};
+
+use crate::device::paths::Layout;
+use crate::error::{Error, Result};
+use crate::plan::Draft;
+use crate::runtime::{Loc, REGISTRY, Runtime, RuntimeId};
+use crate::system::path::DevPath;
+use migrator::{Migrator, Staged};
+use rebrand::Brand;
+
+/// One runtime's persona reader and writer.
+pub struct Adapter {
+    pub id: RuntimeId,
+    /// The names rewritten to this runtime's brand in text that arrives here, in upstream's
+    /// order (`rebrandTo<RT>`).
+    pub rebrand_from: &'static [Brand],
+    pub read: fn(&Source<'_, '_>) -> Result<PersonaBundle>,
+    pub write: fn(&mut Migrator<'_, '_>, &PersonaBundle) -> Result<()>,
+}
+
+/// Every runtime's adapter, in registry order.
+pub const ADAPTERS: [&Adapter; 6] = [
+    &openclaw::ADAPTER,
+    &hermes::ADAPTER,
+    &picoclaw::ADAPTER,
+    &codex::ADAPTER,
+    &claudecode::ADAPTER,
+    &opencode::ADAPTER,
+];
+
+/// The adapter of a runtime, if it has one (upstream `CanMigrate`).
+pub fn adapter(id: RuntimeId) -> Option<&'static Adapter> {
+    ADAPTERS.iter().copied().find(|a| a.id == id)
+}
+
+/// How a migration runs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Replace a destination SOUL.md that differs (backed up first); else report a conflict.
+    pub overwrite: bool,
+    /// Fold the daily memory files into MEMORY.md.
+    pub include_daily: bool,
+    /// Code points of MEMORY.md / KNOWLEDGE.md entries joined by the `§` separator.
+    pub memory_limit: usize,
+    /// The same for USER.md.
+    pub user_limit: usize,
+    /// A preview (`--dry-run`, `--check`): only the report's wording changes.
+    pub preview: bool,
+}
+
+impl Default for Options {
+    /// What the device's reconciler uses: overwrite, with daily memory, upstream's limits.
+    fn default() -> Self {
+        Options {
+            overwrite: true,
+            include_daily: true,
+            memory_limit: entries::MEMORY_CHAR_LIMIT,
+            user_limit: entries::USER_CHAR_LIMIT,
+            preview: false,
+        }
+    }
+}
+
+/// Read access to the source runtime's files, for a reader.
+pub struct Source<'d, 'a> {
+    pub draft: &'d Draft<'a>,
+    pub layout: &'d Layout,
+    pub rt: &'static Runtime,
+    pub include_daily: bool,
+}
+
+impl Source<'_, '_> {
+    /// A slot's text (empty when absent) and its path when present.
+    pub fn text(&self, loc: Loc) -> Result<(String, Option<DevPath>)> {
+        let path = self.layout.path(loc);
+        Ok(match self.draft.read_text(&path)? {
+            Some(t) => (t, Some(path)),
+            None => (String::new(), None),
+        })
+    }
+
+    /// A slot's entries and its path when present.
+    pub fn entries(&self, loc: Option<Loc>) -> Result<(Vec<String>, Option<DevPath>)> {
+        let Some(loc) = loc else {
+            return Ok((Vec::new(), None));
+        };
+        let (text, from) = self.text(loc)?;
+        Ok((entries::parse_entries(&text), from))
+    }
+
+    /// The daily memory files (`<daily_dir>/*.md`, sorted, without a MEMORY.md kept in the same
+    /// folder), and the folder when it has any; none without `include_daily`.
+    pub fn daily_files(&self) -> Result<(Vec<DevPath>, Option<DevPath>)> {
+        let Some(dir) = self.rt.persona.daily_dir.filter(|_| self.include_daily) else {
+            return Ok((Vec::new(), None));
+        };
+        let dir = self.layout.path(dir);
+        let memory = self.layout.path(self.rt.persona.memory);
+        let files: Vec<DevPath> = self
+            .draft
+            .list_dir(&dir)?
+            .into_iter()
+            .filter(|name| name.ends_with(".md"))
+            .map(|name| dir.join(name))
+            .filter(|p| *p != memory)
+            .collect();
+        let from = (!files.is_empty()).then_some(dir);
+        Ok((files, from))
+    }
+}
+
+/// Plans the migration of the persona from one runtime to another into `draft` and returns the
+/// report. Errors (a persona file that is not UTF-8 text, an unreadable folder) leave nothing of
+/// the migration in the draft.
+pub fn run_migration(
+    draft: &mut Draft<'_>,
+    layout: &Layout,
+    from: RuntimeId,
+    to: RuntimeId,
+    opts: &Options,
+) -> Result<Report> {
+    if from == to {
+        return Err(Error::input(
+            "same_runtime",
+            format!("cannot migrate the persona from {from} to itself"),
+        )
+        .hint("name two different runtimes: --from is read, --to is written"));
+    }
+    let missing = |id: RuntimeId| {
+        Error::input(
+            "no_persona_adapter",
+            format!("{id} has no persona adapter, so its persona cannot be migrated"),
+        )
+    };
+    let src = adapter(from).ok_or_else(|| missing(from))?;
+    let dst = adapter(to).ok_or_else(|| missing(to))?;
+    let (mut items, staged) = {
+        let source = Source {
+            draft,
+            layout,
+            rt: from.spec(),
+            include_daily: opts.include_daily,
+        };
+        let bundle = (src.read)(&source)?;
+        let mut m = Migrator::new(draft, layout, dst, opts);
+        (dst.write)(&mut m, &bundle)?;
+        m.into_parts()
+    };
+    emit(draft, staged, &mut items, from)?;
+    Ok(Report::new(format!("{from}_to_{to}"), opts.preview, items))
+}
+
+/// Plans each staged file whose content changes, after a backup of what it replaces.
+fn emit(
+    draft: &mut Draft<'_>,
+    staged: Vec<Staged>,
+    items: &mut [Item],
+    from: RuntimeId,
+) -> Result<()> {
+    for s in staged {
+        let dest = s.path.to_string();
+        let mine = |it: &&mut Item| it.destination == dest && it.status == ItemStatus::Migrated;
+        if s.original.as_deref() == Some(s.content.as_str()) {
+            for it in items.iter_mut().filter(mine) {
+                it.status = ItemStatus::Skipped;
+                it.reason = "already up to date".into();
+            }
+            continue;
+        }
+        let name = s.path.file_name().unwrap_or_default().to_string();
+        if let Some(original) = &s.original {
+            let backup = backup_path(&s.path, crate::clock::now_nanos());
+            draft.write(
+                &backup,
+                original.as_bytes(),
+                Some(0o644),
+                &format!("back up {name} before the persona migration replaces it"),
+            )?;
+            for it in items.iter_mut().filter(mine) {
+                it.details
+                    .insert("backup".into(), backup.to_string().into());
+            }
+        }
+        draft.write(
+            &s.path,
+            s.content,
+            None,
+            &format!("persona migrated from {from}"),
+        )?;
+    }
+    Ok(())
+}
+
+/// `<path>.bak-<nanoseconds>`: where a persona file is copied before an overwrite.
+pub fn backup_path(path: &DevPath, nanos: u128) -> DevPath {
+    path.with_suffix(&format!(".bak-{nanos}"))
+}
+
+/// The persona paths of every runtime (files plus the memory folder, never a workspace or home
+/// root), sorted and deduplicated: what a factory reset wipes in every tree
+/// (upstream `PersonaPaths`). The per-runtime lists are data in `src/runtime/<rt>.rs`.
+pub fn wipe_paths(layout: &Layout) -> Vec<DevPath> {
+    let mut paths: Vec<DevPath> = REGISTRY
+        .iter()
+        .flat_map(|rt| rt.persona.wipe.iter().map(|loc| layout.path(*loc)))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::paths::DeviceEnv;
+
+    #[test]
+    fn every_runtime_has_an_adapter_in_registry_order() {
+        for (a, rt) in ADAPTERS.iter().zip(REGISTRY) {
+            assert_eq!(a.id, rt.id);
+            assert!(!a.rebrand_from.is_empty(), "{}", rt.name);
+        }
+    }
+
+    #[test]
+    fn wipe_paths_union_every_runtime_and_never_a_root() {
+        let layout = Layout::new(&DeviceEnv::default(), None);
+        let paths = wipe_paths(&layout);
+        let shown: Vec<String> = paths.iter().map(ToString::to_string).collect();
+        for want in [
+            "/root/.hermes/SOUL.md",
+            "/root/.hermes/memories",
+            "/root/.openclaw/workspace/memory",
+            "/root/.picoclaw/workspace/memory",
+            "/root/.codex/workspace/USER.md",
+            "/root/.claudecode/workspace/IDENTITY.md",
+            "/root/.opencode/workspace/KNOWLEDGE.md",
+        ] {
+            assert!(
+                shown.contains(&want.to_string()),
+                "{want} missing: {shown:?}"
+            );
+        }
+        let mut roots = vec![DevPath::new("/"), layout.agent_home.clone()];
+        for rt in REGISTRY {
+            roots.push(layout.path(rt.home));
+            roots.push(layout.path(rt.workspace));
+            roots.push(layout.path(rt.skills.dir));
+        }
+        for p in &paths {
+            for root in &roots {
+                assert!(!root.starts_with(p), "{p} would wipe {root}");
+            }
+        }
+        let mut sorted = paths.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, paths);
+    }
+
+    #[test]
+    fn backup_names() {
+        let p = backup_path(&DevPath::new("/w/SOUL.md"), 17);
+        assert_eq!(p.to_string(), "/w/SOUL.md.bak-17");
+    }
+}

@@ -1,0 +1,253 @@
+//! Rebranding: persona text that names another runtime is rewritten to name the destination
+//! (device contract, section 5.4; upstream `rebrandTo<RT>`).
+//!
+//! Each brand is upstream's pattern: `(?i)\bOpen[\s-]?Claw\b`, `\bClawdBot\b`, `\bMoltBot\b`,
+//! `\bHermes\b`, `\bPico[\s-]?Claw\b`, `\bCodex\b`, `\bClaude[\s-]?Code\b` (it needs "Code", so
+//! the Claude model is never renamed) and `\bOpen[\s-]?Code\b`, with Go's ASCII `\s` and `\b`.
+//! Case-insensitivity is ASCII (Go also folds `ſ` into `s`; no brand is worth that). The
+//! replacement keeps case the way upstream's `casePreserving` does: an all-lowercase match gets
+//! the lowercase brand (`openclaw` → `hermes`), anything else the brand as written. Which brands a
+//! destination rewrites, and in which order, is its adapter's `rebrand_from` list.
+
+use std::borrow::Cow;
+
+use super::entries::is_word_byte;
+
+/// A runtime name that persona text may carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Brand {
+    OpenClaw,
+    ClawdBot,
+    MoltBot,
+    Hermes,
+    PicoClaw,
+    Codex,
+    ClaudeCode,
+    OpenCode,
+}
+
+impl Brand {
+    /// The words of the pattern; two words may be joined by one ASCII space or `-`, or nothing.
+    #[inline(always)]
+    fn words(self) -> (&'static [u8], Option<&'static [u8]>) {
+        match self {
+            Brand::OpenClaw => (b"open", Some(b"claw")),
+            Brand::ClawdBot => (b"clawdbot", None),
+            Brand::MoltBot => (b"moltbot", None),
+            Brand::Hermes => (b"hermes", None),
+            Brand::PicoClaw => (b"pico", Some(b"claw")),
+            Brand::Codex => (b"codex", None),
+            Brand::ClaudeCode => (b"claude", Some(b"code")),
+            Brand::OpenCode => (b"open", Some(b"code")),
+        }
+    }
+
+    /// Length of a match starting at `at` (the caller checked the boundary before it).
+    fn match_at(self, text: &[u8], at: usize) -> Option<usize> {
+        let (first, second) = self.words();
+        let mut i = at + ci_prefix(&text[at..], first)?;
+        if let Some(second) = second {
+            let sep = text
+                .get(i)
+                .is_some_and(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'-'));
+            i += match ci_prefix(&text[i + usize::from(sep)..], second) {
+                Some(n) => n + usize::from(sep),
+                None if sep => ci_prefix(&text[i..], second)?,
+                None => return None,
+            };
+        }
+        (i == text.len() || !is_word_byte(text[i])).then_some(i - at)
+    }
+}
+
+/// Length of `word` (lowercase ASCII) when `text` starts with it in any ASCII case.
+#[inline(always)]
+fn ci_prefix(text: &[u8], word: &[u8]) -> Option<usize> {
+    (text.len() >= word.len() && text[..word.len()].eq_ignore_ascii_case(word))
+        .then_some(word.len())
+}
+
+/// `text` with each brand of `from`, in order, replaced by `to` (upstream applies one regex
+/// after the other). Borrowed when nothing matched, which is the common case.
+///
+/// One pass first finds which brands occur at all; only those are replaced, in order. That is
+/// the same result: a replacement is a whole word standing between word boundaries and is never
+/// a brand of `from`, so it cannot start or complete a later brand's match.
+pub fn rebrand<'a>(text: &'a str, from: &[Brand], to: &str) -> Cow<'a, str> {
+    let bytes = text.as_bytes();
+    let mut present = [false; 8];
+    let mut any = false;
+    let mut at = 0;
+    while let Some(start) = next_start(bytes, at) {
+        for (i, brand) in from.iter().enumerate().take(present.len()) {
+            if !present[i]
+                && brand.words().0[0] == bytes[start] | 0x20
+                && brand.match_at(bytes, start).is_some()
+            {
+                present[i] = true;
+                any = true;
+            }
+        }
+        at = start + 1;
+    }
+    if !any {
+        return Cow::Borrowed(text);
+    }
+    let lower_to = to.to_ascii_lowercase();
+    let mut current = text.to_string();
+    for (i, &brand) in from.iter().enumerate() {
+        if !present.get(i).copied().unwrap_or(true) {
+            continue;
+        }
+        let bytes = current.as_bytes();
+        let mut out = String::with_capacity(current.len());
+        let mut copied = 0;
+        let mut pos = 0;
+        while let Some((at, len)) = find(bytes, brand, pos) {
+            let matched = &current[at..at + len];
+            out.push_str(&current[copied..at]);
+            out.push_str(if is_lower(matched) { &lower_to } else { to });
+            copied = at + len;
+            pos = copied;
+        }
+        if copied > 0 {
+            out.push_str(&current[copied..]);
+            current = out;
+        }
+    }
+    Cow::Owned(current)
+}
+
+/// The next position at or after `from` where a brand could start: one of the brands' first
+/// letters (o, c, m, h, p in any case) after a non-word byte.
+#[inline(always)]
+fn next_start(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    while at < bytes.len() {
+        if CLASS[bytes[at] as usize] == START && (at == 0 || CLASS[bytes[at - 1] as usize] == OTHER)
+        {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
+}
+
+/// Whether a byte is the first letter of a brand (o, c, m, h, p in any case).
+pub const fn is_brand_first(b: u8) -> bool {
+    matches!(b.to_ascii_lowercase(), b'o' | b'c' | b'm' | b'h' | b'p')
+}
+
+/// Whether two bytes start a brand (`op`, `cl`, `co`, `mo`, `he`, `pi` in any case): a cheap
+/// test that rules out almost every word.
+#[inline(always)]
+pub fn may_start_brand(a: u8, b: u8) -> bool {
+    matches!(
+        [a | 0x20, b | 0x20],
+        [b'o', b'p'] | [b'c', b'l'] | [b'c', b'o'] | [b'm', b'o'] | [b'h', b'e'] | [b'p', b'i']
+    )
+}
+
+const OTHER: u8 = 0;
+const WORD: u8 = 1;
+const START: u8 = 2;
+
+/// Byte classes: `OTHER` (not a word byte), `WORD` (ASCII word byte), `START` (a word byte that
+/// starts a brand). A table, because this runs on every byte of every daily entry.
+static CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] = WORD;
+        }
+        if is_brand_first(c) {
+            t[b] = START;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The leftmost match of `brand` at or after `from`.
+fn find(text: &[u8], brand: Brand, from: usize) -> Option<(usize, usize)> {
+    let first = brand.words().0[0];
+    let mut at = from;
+    while let Some(start) = next_start(text, at) {
+        if text[start] | 0x20 == first
+            && let Some(len) = brand.match_at(text, start)
+        {
+            return Some((start, len));
+        }
+        at = start + 1;
+    }
+    None
+}
+
+/// Upstream `isLower`: has an ASCII lowercase letter and no ASCII uppercase one.
+fn is_lower(s: &str) -> bool {
+    !s.bytes().any(|b| b.is_ascii_uppercase()) && s.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Brand::*;
+
+    const TO_HERMES: &[Brand] = &[
+        OpenClaw, ClawdBot, MoltBot, PicoClaw, Codex, ClaudeCode, OpenCode,
+    ];
+
+    #[test]
+    fn case_preserving_swaps() {
+        let got = rebrand(
+            "OpenClaw, Open Claw, open-claw, OPENCLAW, ClawdBot and moltbot run on Claude Code; \
+             the Claude model stays, openclaw-imports too",
+            TO_HERMES,
+            "Hermes",
+        );
+        assert_eq!(
+            got,
+            "Hermes, Hermes, hermes, Hermes, Hermes and hermes run on Hermes; the Claude model \
+             stays, hermes-imports too"
+        );
+        assert_eq!(
+            rebrand("I am hermes, not Hermes.", &[Hermes], "Claude Code"),
+            "I am claude code, not Claude Code."
+        );
+    }
+
+    #[test]
+    fn word_boundaries_are_ascii() {
+        for text in [
+            "OpenClawd",
+            "xOpenClaw",
+            "Open_Claw",
+            "Open  Claw",
+            "Codex2",
+            "_codex",
+        ] {
+            assert_eq!(rebrand(text, TO_HERMES, "Hermes"), text, "{text}");
+        }
+        assert_eq!(rebrand("éCodex!", TO_HERMES, "Hermes"), "éHermes!");
+        assert!(matches!(
+            rebrand("nothing here", TO_HERMES, "Hermes"),
+            Cow::Borrowed(_)
+        ));
+        // the separator is optional: "Open-" followed by a non-brand word does not match
+        assert_eq!(
+            rebrand("Open-Clawx Open-Code", &[OpenCode], "X"),
+            "Open-Clawx X"
+        );
+    }
+
+    #[test]
+    fn brands_apply_in_order() {
+        // "Claude Codex": ClaudeCode needs a boundary after "Code", so only Codex matches
+        assert_eq!(
+            rebrand("Claude Codex", TO_HERMES, "Hermes"),
+            "Claude Hermes"
+        );
+    }
+}
