@@ -106,6 +106,11 @@ pub enum Command {
     /// Show which runtime is active and why, and the state of every runtime.
     Status(StatusArgs),
 
+    /// Switch the active runtime: install it when needed, start its unit and require it to stay
+    /// up, stop the old one, then record it in config.json (the commit point) and reconcile. Any
+    /// failure before the commit point rolls back (exit 4; 5 when the rollback is incomplete).
+    Switch(Box<SwitchArgs>),
+
     /// Carry persona, LLM config, channels and MCP servers over to the active runtime after a
     /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
     Reconcile(ReconcileArgs),
@@ -146,6 +151,73 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {}
+
+#[derive(Debug, Args)]
+pub struct SwitchArgs {
+    /// The runtime to switch to (trimmed, case-insensitive; `pi` is openclaw, `codex-app-server`
+    /// is codex).
+    #[arg(value_name = "RUNTIME", value_parser = crate::switch::RuntimeNameParser)]
+    pub runtime: String,
+
+    /// Once the unit is up, run the runtime's ready hook until it passes; not ready → roll back.
+    #[arg(long)]
+    pub wait_ready: bool,
+
+    /// How many times the ready hook runs before the switch gives up (with --wait-ready).
+    #[arg(long, default_value_t = 12, value_name = "N")]
+    pub ready_tries: u32,
+
+    /// Seconds between two runs of the ready hook.
+    #[arg(long, default_value = "5", value_name = "SECS", value_parser = crate::switch::parse_secs)]
+    pub ready_interval: std::time::Duration,
+
+    /// Seconds the new unit must stay active, with no restart, before the old one is stopped.
+    #[arg(long, default_value = "5", value_name = "SECS", value_parser = crate::switch::parse_secs)]
+    pub settle: std::time::Duration,
+
+    /// Do not run the reconcilers after the commit point (run `osctl reconcile` later).
+    #[arg(long)]
+    pub no_reconcile: bool,
+
+    /// When the runtime needs installing, run this installer instead of the embedded one.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["from_cdn", "installer_url"])]
+    pub installer: Option<PathBuf>,
+
+    /// When the runtime needs installing, download its installer from the runtime CDN:
+    /// `$RUNTIMES_BASE_URL/<runtime>/install.sh` (HTTPS only).
+    #[arg(long, conflicts_with = "installer_url")]
+    pub from_cdn: bool,
+
+    /// When the runtime needs installing, download its installer from this HTTPS URL.
+    #[arg(long, value_name = "URL")]
+    pub installer_url: Option<String>,
+
+    /// The runtime CDN that --from-cdn downloads from.
+    #[arg(
+        long,
+        env = "RUNTIMES_BASE_URL",
+        default_value = crate::switch::installer::DEFAULT_CDN,
+        value_name = "URL"
+    )]
+    pub runtimes_base_url: String,
+
+    /// Run a named installer (--installer, --from-cdn, --installer-url) only if its SHA-256 is
+    /// this (hexadecimal).
+    #[arg(long, value_name = "HEX")]
+    pub installer_sha256: Option<String>,
+
+    /// Pass KEY=VALUE to the installer's environment (repeatable), e.g. PICO_VERSION=v0.3.2.
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub installer_env: Vec<String>,
+
+    /// Seconds the installer may run before it is killed.
+    #[arg(long, default_value_t = 1800, value_name = "SECS")]
+    pub install_timeout: u64,
+
+    /// Trust only the certificates in this PEM file for the installer download.
+    #[arg(long, value_name = "PEM")]
+    pub ca_file: Option<PathBuf>,
+}
 
 #[derive(Debug, Args)]
 pub struct ReconcileArgs {

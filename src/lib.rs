@@ -15,6 +15,7 @@
 //! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
 //! - [`runtime`]: the six runtimes as data.
 //! - [`persona`]: persona and memory migration between runtimes (hub and spoke).
+//! - [`switch`]: changing the active runtime through systemd, as one transaction.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`reset`]: the factory reset planner.
 //! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
@@ -43,6 +44,7 @@ pub mod redact;
 pub mod reset;
 pub mod runtime;
 pub mod skills;
+pub mod switch;
 pub mod system;
 
 use std::ffi::OsString;

@@ -174,7 +174,11 @@ fn expected_matches(before: &FileState, now: &Option<(Kind, Option<Vec<u8>>)>) -
     }
 }
 
-fn apply_file(fs: &RootFs, journal: Option<&Journal>, change: &FileChange) -> Result<()> {
+/// Applies one file change: re-checks what it expects to replace, then writes atomically. A
+/// folder removed whole moves into `journal`, which must have recorded it. [`apply`] calls it for
+/// every file step; `osctl switch`, which keeps one journal per phase open until its commit
+/// point, calls it directly.
+pub fn apply_file(fs: &RootFs, journal: Option<&Journal>, change: &FileChange) -> Result<()> {
     let path = &change.path;
     let removing = matches!(change.after, FileState::Absent);
     let now = observe(fs, path, !removing)?;

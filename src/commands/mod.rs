@@ -11,6 +11,7 @@ mod recover;
 mod reset;
 mod skills;
 mod status;
+mod switch;
 
 use std::time::Duration;
 
@@ -175,6 +176,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
         Command::Migrate(_) => "migrate",
+        Command::Switch(_) => "switch",
         Command::Reset(_) => "reset",
         Command::Skills(cmd) => skills::name(cmd),
         Command::Mcp(cmd) => mcp::name(cmd),
@@ -196,6 +198,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Migrate(args) => migrate::run(ctx, args),
+        Command::Switch(args) => switch::run(ctx, args),
         Command::Reset(args) => reset::run(ctx, args),
         Command::Skills(cmd) => skills::run(ctx, cmd),
         Command::Mcp(cmd) => mcp::run(ctx, cmd),

@@ -29,6 +29,7 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
     let llm_mode = device.config.llm_mode()?;
     let history = AgentState::load(&ctx.fs, &device.env.agent_state())?;
     let pending = journal::pending(&ctx.fs)?;
+    let switch = switch_record(ctx);
 
     let mut rows = Vec::new();
     for rt in REGISTRY {
@@ -67,6 +68,26 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
             "an interrupted run left the journal {} ({}, {} paths); the next run that changes the device restores it",
             p.path, p.command, p.paths
         ));
+    }
+    if let Some((r, running)) = &switch {
+        warnings.push(if *running {
+            format!(
+                "a switch from {} to {} is in progress (pid {}, {})",
+                r.from,
+                r.to,
+                r.pid,
+                r.phase.as_str()
+            )
+        } else {
+            format!(
+                "a switch from {} to {} was interrupted (pid {}, during {}); the next `osctl switch` or `osctl reconcile` brings the services in line with config.json ({})",
+                r.from,
+                r.to,
+                r.pid,
+                r.phase.as_str(),
+                resolution.runtime
+            )
+        });
     }
     let markers = json!({
         "persona": history.last().map(|e| e.runtime.clone()),
@@ -118,6 +139,11 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
                 },
                 "markers": markers,
                 "journals": pending,
+                "switch": switch.as_ref().map(|(r, running)| {
+                    let mut v = json!(r);
+                    v["running"] = json!(running);
+                    v
+                }),
                 "warnings": warnings,
             }),
         );
@@ -248,8 +274,34 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
             .join(", ")
     };
     text.push_str(&field("interrupted runs", journals));
+    if let Some((r, running)) = &switch {
+        let state = if *running {
+            "in progress"
+        } else {
+            "interrupted"
+        };
+        text.push_str(&field(
+            "switch",
+            format!("{state}: {} -> {} ({})", r.from, r.to, r.phase.as_str()),
+        ));
+    }
     out.product(&text);
     Ok(Exit::Success)
+}
+
+/// A switch recorded in `/var/lib/osctl/switch.json`, and whether it is running now (its
+/// process holds the device lock) rather than interrupted. A record that cannot be read is a
+/// warning, not a failure of `status`.
+fn switch_record(ctx: &Ctx) -> Option<(crate::switch::record::Record, bool)> {
+    use crate::switch::record;
+    match record::read(&ctx.fs) {
+        Ok(Some(r)) => Some((r, record::lock_held(&ctx.fs).unwrap_or(false))),
+        Ok(None) => None,
+        Err(e) => {
+            ctx.out.warn(&e.to_string());
+            None
+        }
+    }
 }
 
 /// The names of a runtime's MCP servers, from its native file.

@@ -64,6 +64,20 @@ pub enum Status {
     Failed,
 }
 
+impl Status {
+    /// How the status reads in a report line.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Status::UpToDate => "up to date",
+            Status::Baseline => "baseline recorded",
+            Status::Reconciled => "reconciled",
+            Status::Skipped => "skipped",
+            Status::NotAvailable => "not available",
+            Status::Failed => "failed",
+        }
+    }
+}
+
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct StepReport {
     pub step: StepName,
@@ -79,6 +93,20 @@ impl StepReport {
             detail: detail.into(),
         }
     }
+
+    /// `persona: not available (detail)`.
+    pub fn line(&self) -> String {
+        format!(
+            "{}: {} ({})",
+            self.step.as_str(),
+            self.status.word(),
+            self.detail
+        )
+    }
+
+    pub fn failed(&self) -> bool {
+        self.status == Status::Failed
+    }
 }
 
 /// What every step is given.
@@ -88,6 +116,15 @@ pub struct Input<'a> {
     pub active: RuntimeId,
     /// Unix seconds "now" (for history entries).
     pub now: i64,
+}
+
+/// Plans `steps` into `draft` in order, each on its own (used by `osctl reconcile` and by
+/// `osctl switch` after its commit point).
+pub fn plan_steps(draft: &mut Draft<'_>, input: &Input<'_>, steps: &[StepName]) -> Vec<StepReport> {
+    steps
+        .iter()
+        .map(|&step| plan_step(draft, input, step))
+        .collect()
 }
 
 /// Plans one step into `draft`. On error nothing of the step stays in the draft.

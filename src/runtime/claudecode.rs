@@ -4,8 +4,8 @@
 //! `/root/.claude.json` (section 10 item 11: MCP approval only takes effect at user level).
 
 use super::{
-    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec, ResetStep,
-    Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
+    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -68,6 +68,13 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::home(".claudecode/install.log")),
     migrate_marker: None,
+    embedded: Embedded {
+        installer: Some(include_str!("../../embedded/claudecode/install.sh")),
+        verify: Some(include_str!("../../embedded/claudecode/verify")),
+        ready: Some(include_str!("../../embedded/claudecode/ready")),
+        unit_file: Some(include_str!("../../embedded/claudecode/claudecode.service")),
+        installer_env: &["CLAUDE_INSTALLER_URL", "STEP_TIMEOUT"],
+    },
     reset: ResetSpec {
         steps: &[
             ResetStep::StopUnit,

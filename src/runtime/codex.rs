@@ -3,8 +3,8 @@
 //! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
 
 use super::{
-    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec, ResetStep,
-    Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
+    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -49,6 +49,13 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::codex("install.log")),
     migrate_marker: Some(Loc::codex(".openclaw-migrated")),
+    embedded: Embedded {
+        installer: Some(include_str!("../../embedded/codex/install.sh")),
+        verify: Some(include_str!("../../embedded/codex/verify")),
+        ready: Some(include_str!("../../embedded/codex/ready")),
+        unit_file: Some(include_str!("../../embedded/codex/codex.service")),
+        installer_env: &["CODEX_VERSION"],
+    },
     reset: ResetSpec {
         steps: &[
             ResetStep::StopUnit,

@@ -4,8 +4,8 @@
 //! as an inline card, and knowledge and daily notes fold into `memories/MEMORY.md`.
 
 use super::{
-    Channel, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona, PruneRule,
-    ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
+    Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona,
+    PruneRule, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -64,6 +64,13 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::home(".hermes/install.log")),
     migrate_marker: None,
+    embedded: Embedded {
+        installer: Some(include_str!("../../embedded/hermes/install.sh")),
+        verify: Some(include_str!("../../embedded/hermes/verify")),
+        ready: Some(include_str!("../../embedded/hermes/ready")),
+        unit_file: None,
+        installer_env: &["HERMES_INSTALLER_URL", "STEP_TIMEOUT"],
+    },
     // Upstream's step 6 rewrites SOUL.md with the device soul, and the persona sweep that follows
     // removes it again; osctl plans only the net effect (SOUL.md gone; onboarding re-seeds it).
     reset: ResetSpec {

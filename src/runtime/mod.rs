@@ -349,6 +349,23 @@ pub struct Verify {
     pub executables: &'static [&'static str],
 }
 
+/// The files osctl embeds for a runtime (`embedded/<rt>/`, compiled in) and writes on every
+/// switch to it, rewriting only files whose bytes differ (spec section 10 item 2). `None`: osctl
+/// has no such file for the runtime.
+#[derive(Clone, Copy, Debug)]
+pub struct Embedded {
+    /// `/usr/local/lib/os-runtimes/<rt>/install.sh`, run when the runtime is not installed.
+    pub installer: Option<&'static str>,
+    /// `/usr/local/lib/os-runtimes/<rt>/verify`: exit 0 = installed and usable.
+    pub verify: Option<&'static str>,
+    /// `/usr/local/lib/os-runtimes/<rt>/ready`: exit 0 = the runtime answers (`--wait-ready`).
+    pub ready: Option<&'static str>,
+    /// The unit file, where osctl owns it: `/etc/systemd/system/<unit>.service`.
+    pub unit_file: Option<&'static str>,
+    /// Environment variables the installer reads (`--installer-env KEY=VALUE` sets them).
+    pub installer_env: &'static [&'static str],
+}
+
 /// A program a runtime's own reset runs (`hermes setup --reset`). It runs only on the live
 /// device; under any other root it is printed and skipped. Arguments are fixed data: nothing
 /// from the device is formatted into them.
@@ -432,6 +449,8 @@ pub struct Runtime {
     pub install_log: Option<Loc>,
     /// Marker of the one-time migrate from openclaw (picoclaw, codex, opencode).
     pub migrate_marker: Option<Loc>,
+    /// What osctl embeds for it (installer, hooks, unit file).
+    pub embedded: Embedded,
     /// What a factory reset does to this runtime when it is the active one.
     pub reset: ResetSpec,
 }

@@ -4,8 +4,8 @@
 //! so "installed" means the unit exists. Its config dir follows `config.openclaw_config_dir`.
 
 use super::{
-    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetCommand, ResetSpec,
-    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetCommand,
+    ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -47,6 +47,15 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: None,
     migrate_marker: None,
+    embedded: Embedded {
+        // No installer, verify hook or unit file: openclaw's unit is baked into the image. When
+        // it is missing, only an installer the operator names (`--installer`, `--from-cdn`) runs.
+        installer: None,
+        verify: None,
+        ready: Some(include_str!("../../embedded/openclaw/ready")),
+        unit_file: None,
+        installer_env: &[],
+    },
     reset: ResetSpec {
         steps: &[
             ResetStep::Run(ResetCommand {

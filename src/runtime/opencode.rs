@@ -4,8 +4,8 @@
 //! `/root/.local/share/opencode`).
 
 use super::{
-    Channel, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec, ResetStep,
-    Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
+    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -50,6 +50,13 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::home(".opencode/install.log")),
     migrate_marker: Some(Loc::home(".opencode/.openclaw-migrated")),
+    embedded: Embedded {
+        installer: Some(include_str!("../../embedded/opencode/install.sh")),
+        verify: Some(include_str!("../../embedded/opencode/verify")),
+        ready: Some(include_str!("../../embedded/opencode/ready")),
+        unit_file: Some(include_str!("../../embedded/opencode/opencode.service")),
+        installer_env: &["OPENCODE_VERSION", "OPENCODE_INSTALLER_URL", "STEP_TIMEOUT"],
+    },
     reset: ResetSpec {
         steps: &[
             ResetStep::StopUnit,

@@ -4,8 +4,8 @@
 //! Its own skills are never pruned; everything else unsupported is.
 
 use super::{
-    Channel, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona, PruneRule,
-    ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
+    Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona,
+    PruneRule, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -73,6 +73,13 @@ pub const SPEC: Runtime = Runtime {
     },
     install_log: Some(Loc::home(".picoclaw/install.log")),
     migrate_marker: Some(Loc::home(".picoclaw/.openclaw-migrated")),
+    embedded: Embedded {
+        installer: Some(include_str!("../../embedded/picoclaw/install.sh")),
+        verify: Some(include_str!("../../embedded/picoclaw/verify")),
+        ready: Some(include_str!("../../embedded/picoclaw/ready")),
+        unit_file: Some(include_str!("../../embedded/picoclaw/picoclaw.service")),
+        installer_env: &["PICO_REPO", "PICO_VERSION"],
+    },
     // Section 9 item 1: upstream's code (not the guide's "no-op") wipes the whole tree, which
     // also clears the migrate marker, and re-onboards.
     reset: ResetSpec {

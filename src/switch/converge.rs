@@ -1,0 +1,121 @@
+//! After a switch was killed: bring the services in line with config.json.
+//!
+//! The lock's recovery has already put back every file the killed switch changed (its journals),
+//! so config.json names the runtime that should run: the old one, unless the switch died after
+//! its commit point. Of the two units the record names, the one config.json's runtime uses is
+//! enabled and started (its failed state reset first); the other is stopped and disabled. Then
+//! the record goes. When part of that fails, the record stays, `status` keeps reporting it and
+//! the next `osctl switch` or `osctl reconcile` tries again.
+
+use std::time::Duration;
+
+use super::STOP_TRIES;
+use super::record::{self, Record};
+use super::units::{Units, Verdict};
+use crate::apply::Target;
+use crate::device::Device;
+use crate::error::Result;
+use crate::plan::ServiceAction;
+use crate::runtime::{RuntimeId, install};
+
+/// What convergence did.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Converged {
+    pub record: Record,
+    /// The runtime config.json names (the one left running).
+    pub runtime: RuntimeId,
+    pub actions: Vec<String>,
+    /// What could not be done (empty: converged, record removed).
+    pub problems: Vec<String>,
+}
+
+/// Converges the services after the interrupted switch `rec`. The caller holds the lock.
+pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converged> {
+    let units = Units::new(t.services, t.out);
+    let runtime = device.active()?;
+    let keep = install::unit_name(t.fs, runtime.spec())?;
+    let mut problems = Vec::new();
+    if t.services.is_offline() {
+        problems.push("there is no systemd under this root".to_string());
+        return Ok(Converged {
+            record: rec,
+            runtime,
+            actions: Vec::new(),
+            problems,
+        });
+    }
+    // Unit files may just have been restored from the journal.
+    if let Err(why) = units.act(&ServiceAction::DaemonReload)? {
+        problems.push(why);
+    }
+    let mut others = vec![rec.from_unit.clone(), rec.to_unit.clone()];
+    others.dedup();
+    for unit in others.iter().filter(|u| **u != keep) {
+        let s = units.sample(unit)?;
+        if s.exists()
+            && (s.is_running() || s.is_enabled())
+            && let Err(why) = units.stop(unit, STOP_TRIES)?
+        {
+            problems.push(format!("{unit}.service did not stop: {why}"));
+        }
+    }
+    let s = units.sample(&keep)?;
+    if !s.exists() {
+        problems.push(format!(
+            "{keep}.service, the unit of {runtime} (config.json), does not exist"
+        ));
+    } else {
+        if s.active == "failed" {
+            let _ = units.act(&ServiceAction::ResetFailed(keep.clone()))?;
+        }
+        match units.act(&ServiceAction::EnableNow(keep.clone()))? {
+            Err(why) => problems.push(format!("{keep}.service did not start: {why}")),
+            Ok(()) => {
+                if let Verdict::Failed { why, .. } = units.settle(&keep, Duration::ZERO)? {
+                    problems.push(format!("{keep}.service did not start: {why}"));
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        record::remove(t.fs)?;
+    }
+    Ok(Converged {
+        record: rec,
+        runtime,
+        actions: units.actions(),
+        problems,
+    })
+}
+
+/// When an interrupted switch is recorded: converges (under the held lock) and reports it on
+/// stderr. Returns what was done, if anything.
+pub fn if_interrupted(t: &Target<'_>, device: &Device) -> Result<Option<Converged>> {
+    let Some(rec) = record::read(t.fs)? else {
+        return Ok(None);
+    };
+    t.out.warn(&format!(
+        "a switch from {} to {} was interrupted (pid {}, during {}); bringing the services in line with config.json",
+        rec.from,
+        rec.to,
+        rec.pid,
+        rec.phase.as_str()
+    ));
+    let c = converge(t, device, rec)?;
+    if c.problems.is_empty() {
+        t.out.status(&format!(
+            "services converged: {} runs ({}.service)",
+            c.runtime,
+            install::unit_name(t.fs, c.runtime.spec())?
+        ));
+    } else {
+        for p in &c.problems {
+            t.out.warn(&format!("could not converge: {p}"));
+        }
+        t.out.warn(&format!(
+            "{} is kept; the next `osctl switch` or `osctl reconcile` tries again",
+            record::path()
+        ));
+    }
+    Ok(Some(c))
+}

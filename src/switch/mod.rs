@@ -1,0 +1,218 @@
+//! `osctl switch`: change the active runtime through systemd, as one transaction (spec
+//! sections 4 and 10 items 1 to 3 and 6).
+//!
+//! ```text
+//! lock ─ converge an interrupted switch ─ old = config.json, else the resolution chain
+//!   materialize the embedded files (installer, service, verify, ready, unit file, presync hook)
+//!   install when the unit is missing or verify fails ─ presync
+//!   enable --now the new unit; it must stay active for the settle window
+//!     (not settled and nothing installed yet: stop + reset-failed, install once, presync, retry)
+//!   --wait-ready: the ready hook, retried ─ disable --now the old unit, up to 3 tries
+//!   COMMIT POINT: config.json agent_runtime = new ─ then reconcile (unless --no-reconcile)
+//! ```
+//!
+//! Before the commit point every failure rolls back ([`run`]): the new unit is stopped and
+//! disabled, every file osctl wrote is restored from the switch's journals, and the old unit is
+//! enabled and started again (exit 4; exit 5 when part of that failed). The transaction keeps a
+//! journal per phase open until the commit point and records itself in
+//! `/var/lib/osctl/switch.json` ([`record`]), so a switch killed at any step leaves config.json
+//! naming the old runtime, and the next run restores the files and converges the services to
+//! config.json ([`converge`]). What an installer itself installs stays installed.
+//!
+//! Planning is pure ([`plan`]): the same preview serves `--dry-run`, `--check` and the
+//! decisions of a real run. A switch needs systemd: under a `--root` other than `/` without
+//! `OSCTL_SYSTEMCTL` it can only be previewed. With `OSCTL_SYSTEMCTL` (a test double) under
+//! such a root, service actions go to the double and no program runs (installers and hooks would
+//! act on this machine, not on the tree): installs are skipped and the ready hook counts as passed.
+
+pub mod converge;
+pub mod embedded;
+pub mod installer;
+pub mod plan;
+pub mod record;
+pub mod render;
+pub mod run;
+pub mod units;
+
+use std::time::Duration;
+
+use crate::apply::Target;
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::reconcile::StepReport;
+use crate::runtime::{REGISTRY, RuntimeId};
+use installer::Source;
+use plan::Preview;
+use run::{Failure, Outcome};
+
+/// What the operator asked for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub to: RuntimeId,
+    pub wait_ready: bool,
+    pub ready_tries: u32,
+    pub ready_interval: Duration,
+    /// How long the new unit must stay active.
+    pub settle: Duration,
+    /// Run the reconcilers after the commit point.
+    pub reconcile: bool,
+    pub installer: installer::Choice,
+}
+
+/// How many times the old unit is asked to stop (upstream `stop_unit_retry`).
+pub const STOP_TRIES: u32 = 3;
+
+/// How a switch ended (a failure is a [`Failure`]).
+#[derive(Debug)]
+pub enum Done {
+    /// The runtime is already the active one: nothing was touched.
+    AlreadyActive(RuntimeId),
+    /// `--dry-run` / `--check`: the plan, nothing changed.
+    Planned(Box<Preview>),
+    /// Switched; the reconcile reports (`None`: not run, or it failed: see the warnings).
+    Switched(Outcome, Option<Vec<StepReport>>),
+}
+
+/// A switch from start to end, under the device lock the caller holds (none for a preview):
+/// converge an interrupted switch, plan, and unless `previewing` run the transaction and the
+/// reconcilers. `fetch` is the HTTP door for a downloaded installer.
+pub fn perform(
+    t: &Target<'_>,
+    device: &Device,
+    opts: &Options,
+    previewing: bool,
+    fetch: &dyn Fn(&str) -> Result<Vec<u8>>,
+) -> std::result::Result<Done, Failure> {
+    let mut device = device.clone();
+    if previewing {
+        if let Some(r) = record::read(t.fs)? {
+            t.out.warn(&format!(
+                "a switch from {} to {} was interrupted; the next switch or reconcile first brings the services in line with config.json",
+                r.from, r.to
+            ));
+        }
+    } else if converge::if_interrupted(t, &device)?.is_some() {
+        device = Device::load(t.fs, &device.env)?;
+    }
+    let from = device.active()?;
+    let depth = if previewing {
+        plan::Depth::Full
+    } else {
+        plan::Depth::Decisions
+    };
+    let p = plan::preview(t.fs, &device, from, opts, depth)?;
+    if p.is_noop() {
+        return Ok(Done::AlreadyActive(from));
+    }
+    if !previewing && t.services.is_offline() {
+        return Err(Error::input(
+            "switch_needs_systemd",
+            format!(
+                "a switch needs systemd, and there is none under --root {}",
+                t.fs.root().display()
+            ),
+        )
+        .hint("preview it with --dry-run, or run osctl switch on the device itself")
+        .into());
+    }
+    if let Some(why) = &p.install
+        && !opts.installer.available(opts.to.spec())
+    {
+        return Err(installer::Choice::unavailable(opts.to.spec(), why).into());
+    }
+    if previewing {
+        // (A real run reports these itself, from the files as they are by then.)
+        for w in [&p.materialize, &p.presync, &p.commit]
+            .iter()
+            .flat_map(|plan| &plan.warnings)
+        {
+            t.out.warn(w);
+        }
+        return Ok(Done::Planned(Box::new(p)));
+    }
+    // A named installer that is due is fetched and checked before anything changes.
+    let prepared = match (&p.install, &opts.installer.source) {
+        (Some(_), Source::File(_) | Source::Url(_)) if t.fs.is_live() => {
+            Some(installer::prepare(&opts.installer, opts.to.spec(), fetch)?)
+        }
+        _ => None,
+    };
+    t.out.status(&format!("switching {} -> {}", p.from, p.to));
+    let outcome = run::run(t, &device, from, opts, prepared, fetch)?;
+    let mut reports = None;
+    if opts.reconcile {
+        match Device::load(t.fs, &device.env).and_then(|d| run::reconcile_after(t, &d)) {
+            Ok(r) => {
+                for r in &r {
+                    let line = format!("reconcile {}", r.line());
+                    if r.failed() {
+                        t.out.warn(&line);
+                    } else {
+                        t.out.status(&line);
+                    }
+                }
+                reports = Some(r);
+            }
+            Err(e) => t.out.warn(&format!(
+                "the switch is done, but reconcile failed: {}; run `osctl reconcile`",
+                e.message
+            )),
+        }
+    }
+    t.out.status(&format!("switched to {}", outcome.to));
+    Ok(Done::Switched(outcome, reports))
+}
+
+/// Seconds as the command line gives them (`5`, `0.5`), as a [`Duration`].
+pub fn parse_secs(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !secs.is_finite() || !(0.0..=86_400.0).contains(&secs) {
+        return Err(format!("`{text}` is not between 0 and 86400 seconds"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// clap parser for the runtime to switch to: takes any text (the switch validates it as its
+/// first step, so a bad name is an ordinary failure with `error.code`, exit 1), and offers the
+/// six names to help and completions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RuntimeNameParser;
+
+impl clap::builder::TypedValueParser for RuntimeNameParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            REGISTRY
+                .iter()
+                .map(|r| clap::builder::PossibleValue::new(r.name)),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds() {
+        assert_eq!(parse_secs("5").unwrap(), Duration::from_secs(5));
+        assert_eq!(parse_secs("0.25").unwrap(), Duration::from_millis(250));
+        assert!(parse_secs("-1").is_err());
+        assert!(parse_secs("soon").is_err());
+    }
+}

@@ -1,0 +1,211 @@
+//! The record of a switch in progress: `/var/lib/osctl/switch.json`.
+//!
+//! A switch writes it (atomically, durably) before its first change and removes it after its
+//! commit point, or after a complete rollback. So when a run finds it and can take the device
+//! lock, the switch that wrote it was killed (SIGKILL, power loss) somewhere in between: config.json
+//! still names the old runtime (the commit point writes it last), the journals of the files it
+//! changed have been restored by the lock's recovery, and only the services may be half switched.
+//! `osctl switch` and `osctl reconcile` then converge the services to config.json
+//! ([`super::converge`]); `osctl status` reports it. While the lock is held, the record means a
+//! switch is running now: a second `osctl switch` is refused at once (busy, exit 6) instead of
+//! waiting for the lock, as upstream refuses a second switch (`ErrAgentRuntimeSwitchInProgress`).
+
+use std::fs::OpenOptions;
+
+use serde::{Deserialize, Serialize};
+
+use crate::apply::atomic;
+use crate::apply::lock::STATE_DIR;
+use crate::error::{Error, Exit, Result};
+use crate::runtime::RuntimeId;
+use crate::system::fs::RootFs;
+use crate::system::path::DevPath;
+
+/// How far a switch got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Writing the embedded files.
+    Materializing,
+    /// Running the installer.
+    Installing,
+    /// Writing presync's changes.
+    Presync,
+    /// Starting the new unit and waiting for it to stay up (and be ready).
+    Starting,
+    /// Stopping the old unit.
+    StoppingOld,
+    /// Writing config.json.
+    Committing,
+    /// A failure is being rolled back.
+    RollingBack,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Materializing => "materializing",
+            Phase::Installing => "installing",
+            Phase::Presync => "presync",
+            Phase::Starting => "starting",
+            Phase::StoppingOld => "stopping-old",
+            Phase::Committing => "committing",
+            Phase::RollingBack => "rolling-back",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub schema: u32,
+    pub from: RuntimeId,
+    pub to: RuntimeId,
+    /// Units without `.service`.
+    pub from_unit: String,
+    pub to_unit: String,
+    pub pid: u32,
+    /// Unix seconds.
+    pub started: i64,
+    pub phase: Phase,
+}
+
+/// `/var/lib/osctl/switch.json`.
+pub fn path() -> DevPath {
+    DevPath::new(STATE_DIR).join("switch.json")
+}
+
+/// The record, if a switch left one. A damaged record is an error that names it.
+pub fn read(fs: &RootFs) -> Result<Option<Record>> {
+    let p = path();
+    let Some(text) = fs.read_text(&p)? else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text).map(Some).map_err(|e| {
+        Error::json(&p, &e).hint(format!(
+            "{p} records a runtime switch that was interrupted; if it is damaged, remove it and run `osctl switch <runtime>` to bring the services in line"
+        ))
+    })
+}
+
+/// Writes the record atomically and durably.
+pub fn write(fs: &RootFs, record: &Record) -> Result<()> {
+    let p = path();
+    let host = fs.host(&p)?;
+    if let Some(dir) = host.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", STATE_DIR, &e))?;
+    }
+    let mut text = serde_json::to_vec_pretty(record).map_err(|e| Error::internal(e.to_string()))?;
+    text.push(b'\n');
+    atomic::write_file(&host, &text, 0o644).map_err(|e| Error::io("write", &p, &e))
+}
+
+/// Removes the record (durably); a missing record is fine.
+pub fn remove(fs: &RootFs) -> Result<()> {
+    let p = path();
+    let host = fs.host_nofollow(&p)?;
+    atomic::remove_file(&host).map_err(|e| Error::io("remove", &p, &e))
+}
+
+/// Whether another process holds the device lock now (checked without taking it or creating
+/// the lock file, so `status` stays read-only).
+pub fn lock_held(fs: &RootFs) -> Result<bool> {
+    let dev = DevPath::new(STATE_DIR).join("lock");
+    let host = fs.host(&dev)?;
+    let file = match OpenOptions::new().read(true).open(&host) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io("open", &dev, &e)),
+    };
+    match file.try_lock_shared() {
+        Ok(()) => Ok(false),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(true),
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("lock", &dev, &e)),
+    }
+}
+
+/// A switch recorded and running now (its process holds the lock).
+pub fn running(fs: &RootFs) -> Result<Option<Record>> {
+    match read(fs)? {
+        Some(r) if lock_held(fs)? => Ok(Some(r)),
+        _ => Ok(None),
+    }
+}
+
+/// Busy (exit 6) at once when a switch is running now: a second switch is refused rather than
+/// queued behind the lock.
+pub fn refuse_if_running(fs: &RootFs) -> Result<()> {
+    match running(fs)? {
+        None => Ok(()),
+        Some(r) => Err(Error::new(
+            Exit::Busy,
+            "busy",
+            format!(
+                "a switch from {} to {} is in progress (pid {})",
+                r.from, r.to, r.pid
+            ),
+        )
+        .hint("wait for it to finish, then run again")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apply::lock::DeviceLock;
+    use std::time::Duration;
+
+    fn record() -> Record {
+        Record {
+            schema: 1,
+            from: RuntimeId::Openclaw,
+            to: RuntimeId::Hermes,
+            from_unit: "openclaw".into(),
+            to_unit: "hermes-gateway".into(),
+            pid: 42,
+            started: 1_700_000_000,
+            phase: Phase::Starting,
+        }
+    }
+
+    #[test]
+    fn round_trip_and_remove() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = RootFs::new(dir.path()).unwrap();
+        assert_eq!(read(&fs).unwrap(), None);
+        write(&fs, &record()).unwrap();
+        assert_eq!(read(&fs).unwrap(), Some(record()));
+        let text = std::fs::read_to_string(dir.path().join("var/lib/osctl/switch.json")).unwrap();
+        assert!(text.contains("\"to\": \"hermes\""), "{text}");
+        assert!(text.contains("\"phase\": \"starting\""), "{text}");
+        remove(&fs).unwrap();
+        remove(&fs).unwrap();
+        assert_eq!(read(&fs).unwrap(), None);
+    }
+
+    #[test]
+    fn a_damaged_record_names_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = RootFs::new(dir.path()).unwrap();
+        std::fs::create_dir_all(dir.path().join("var/lib/osctl")).unwrap();
+        std::fs::write(dir.path().join("var/lib/osctl/switch.json"), "{\"from\":").unwrap();
+        let err = read(&fs).unwrap_err();
+        assert!(
+            err.message.contains("/var/lib/osctl/switch.json"),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn running_only_while_the_lock_is_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = RootFs::new(dir.path()).unwrap();
+        assert!(!lock_held(&fs).unwrap());
+        write(&fs, &record()).unwrap();
+        assert_eq!(running(&fs).unwrap(), None);
+        let lock = DeviceLock::acquire(&fs, Duration::from_secs(1)).unwrap();
+        assert!(lock_held(&fs).unwrap());
+        assert_eq!(running(&fs).unwrap(), Some(record()));
+        drop(lock);
+        assert_eq!(running(&fs).unwrap(), None);
+    }
+}

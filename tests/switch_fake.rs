@@ -1,0 +1,495 @@
+//! `osctl switch` against a fake systemctl (`tests/support/fake-systemctl`, via
+//! `OSCTL_SYSTEMCTL`) under a temporary root: the exact order of service actions on the way
+//! forward, on every rollback and after a crash, and what is left on disk. Fast, and runs
+//! everywhere; `tests/switch_lab.rs` checks the same against a real systemd.
+//!
+//! Under a root other than `/` no program runs (installers and hooks would act on this
+//! machine), so installs here are planned and skipped; the lab tests run them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use osctl::apply::lock::DeviceLock;
+use osctl::system::fs::RootFs;
+
+const CONFIG: &str = "{\n  \"httpPort\": 5000,\n  \"agent_runtime\": \"openclaw\",\n  \"llm_model\": \"Auto-AI\"\n}\n";
+
+struct Dev {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    state: PathBuf,
+}
+
+impl Dev {
+    /// openclaw active and enabled; hermes installed (unit file and binary) but stopped.
+    fn new() -> Dev {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("device");
+        let state = tmp.path().join("systemd");
+        std::fs::create_dir_all(&state).unwrap();
+        let d = Dev {
+            _tmp: tmp,
+            root,
+            state,
+        };
+        d.write("root/config/config.json", CONFIG, 0o644);
+        d.write("etc/systemd/system/openclaw.service", "[Service]\n", 0o644);
+        d.write(
+            "etc/systemd/system/hermes-gateway.service",
+            "[Service]\n",
+            0o644,
+        );
+        d.write("usr/local/bin/hermes", "#!/bin/sh\n", 0o755);
+        d.set("openclaw.service", "active", "active");
+        d.set("openclaw.service", "enabled", "enabled");
+        d
+    }
+
+    fn write(&self, rel: &str, text: &str, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        let p = self.root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    fn set(&self, unit: &str, key: &str, value: &str) {
+        std::fs::write(
+            self.state.join(format!("{unit}.{key}")),
+            format!("{value}\n"),
+        )
+        .unwrap();
+    }
+
+    fn get(&self, unit: &str, key: &str) -> String {
+        std::fs::read_to_string(self.state.join(format!("{unit}.{key}")))
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    }
+
+    fn osctl(&self, args: &[&str]) -> Output {
+        let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/fake-systemctl");
+        Command::new(env!("CARGO_BIN_EXE_osctl"))
+            .arg("--root")
+            .arg(&self.root)
+            .args(args)
+            .env("OSCTL_SYSTEMCTL", &fake)
+            .env("FAKE_SYSTEMCTL_DIR", &self.state)
+            .env("FAKE_SYSTEMCTL_ROOT", &self.root)
+            .env("NO_COLOR", "1")
+            .env("OSCTL_TEST_NOW", "1767225600")
+            .env_remove("OSCTL_ROOT")
+            .env_remove("OSCTL_FAULT")
+            .env_remove("RUNTIMES_BASE_URL")
+            .output()
+            .unwrap()
+    }
+
+    /// The calls that change something (reads left out), in order.
+    fn actions(&self) -> Vec<String> {
+        std::fs::read_to_string(self.state.join("calls"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.starts_with("show ") && !l.starts_with("is-active "))
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn config(&self) -> String {
+        std::fs::read_to_string(self.root.join("root/config/config.json")).unwrap()
+    }
+
+    /// Every file under the root with its bytes (osctl's lock file left out).
+    fn tree(&self) -> BTreeMap<String, Vec<u8>> {
+        walkdir::WalkDir::new(&self.root)
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let rel = e
+                    .path()
+                    .strip_prefix(&self.root)
+                    .unwrap()
+                    .display()
+                    .to_string();
+                (rel, std::fs::read(e.path()).unwrap())
+            })
+            .filter(|(rel, _)| rel != "var/lib/osctl/lock")
+            .collect()
+    }
+}
+
+/// `config` (one JSON object, two-space indent) with the markers the channels and MCP reconcilers
+/// record on their first run.
+fn with_baselines(config: &str, rt: &str) -> String {
+    config.replacen(
+        "\n}\n",
+        &format!(",\n  \"channels_applied_runtime\": \"{rt}\",\n  \"mcp_applied_runtime\": \"{rt}\"\n}}\n"),
+        1,
+    )
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn a_clean_switch_starts_the_new_unit_then_stops_the_old_then_commits() {
+    let d = Dev::new();
+    let out = d.osctl(&["switch", "hermes", "--settle", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        d.actions(),
+        vec![
+            "enable --now hermes-gateway.service",
+            "disable --now openclaw.service",
+        ]
+    );
+    assert_eq!(d.get("hermes-gateway.service", "active"), "active");
+    assert_eq!(d.get("openclaw.service", "active"), "inactive");
+    // agent_runtime, then the baselines the channels and MCP reconcilers record on a first run.
+    assert_eq!(
+        d.config(),
+        with_baselines(&CONFIG.replace("\"openclaw\"", "\"hermes\""), "hermes")
+    );
+    let tree = d.tree();
+    assert_eq!(
+        tree["usr/local/lib/os-runtimes/hermes/service"],
+        b"hermes-gateway\n"
+    );
+    assert!(tree.contains_key("usr/local/lib/os-runtimes/hermes/install.sh"));
+    assert!(tree.contains_key("usr/local/bin/runtime-hermes-presync"));
+    assert!(!d.root.join("var/lib/osctl/switch.json").exists());
+    assert!(
+        !d.root.join("var/lib/osctl/journal").exists()
+            || std::fs::read_dir(d.root.join("var/lib/osctl/journal"))
+                .unwrap()
+                .next()
+                .is_none()
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("switched to hermes"), "{stderr}");
+
+    // Again: the same runtime is a no-op that touches no unit and no file.
+    let before = d.tree();
+    let calls = std::fs::read_to_string(d.state.join("calls")).unwrap();
+    let out = d.osctl(&["switch", "Hermes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("hermes is already the active runtime: nothing to do")
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.state.join("calls")).unwrap(),
+        calls
+    );
+    assert_eq!(d.tree(), before);
+}
+
+#[test]
+fn json_streams_starting_then_success() {
+    let d = Dev::new();
+    let out = d.osctl(&[
+        "--json",
+        "switch",
+        "hermes",
+        "--settle",
+        "0",
+        "--no-reconcile",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", text(&out));
+    assert_eq!(lines[0]["phase"], "starting");
+    assert_eq!(lines[0]["runtime"], "hermes");
+    assert_eq!(lines[1]["phase"], "success");
+    assert_eq!(lines[1]["from"], "openclaw");
+    assert_eq!(lines[1]["to"], "hermes");
+    assert_eq!(lines[1]["to_unit"], "hermes-gateway");
+    assert_eq!(lines[1]["installed"], false);
+    assert_eq!(lines[1]["schema"], 1);
+}
+
+#[test]
+fn a_unit_that_dies_gets_one_reinstall_then_the_switch_rolls_back() {
+    let d = Dev::new();
+    let before = d.tree();
+    d.set("hermes-gateway.service", "on-start", "dies");
+    let out = d.osctl(&["--json", "switch", "hermes", "--settle", "0"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    assert_eq!(
+        d.actions(),
+        vec![
+            "enable --now hermes-gateway.service",
+            // not settled, nothing installed yet: one reinstall (skipped: not the live root)
+            "stop hermes-gateway.service",
+            "reset-failed hermes-gateway.service",
+            "daemon-reload",
+            "enable --now hermes-gateway.service",
+            // rollback
+            "disable --now hermes-gateway.service",
+            "daemon-reload",
+            "enable --now openclaw.service",
+        ]
+    );
+    assert_eq!(d.get("openclaw.service", "active"), "active");
+    assert_eq!(d.get("hermes-gateway.service", "enabled"), "disabled");
+    assert_eq!(d.tree(), before, "every file is as it was");
+    assert!(!d.root.join("var/lib/osctl/switch.json").exists());
+    let last: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    assert_eq!(last["phase"], "failure");
+    assert_eq!(last["error"]["code"], "unit_not_active");
+    assert_eq!(last["error"]["exit"], 4);
+    assert_eq!(last["rolled_back"], true);
+}
+
+#[test]
+fn a_unit_that_comes_up_after_the_reinstall_completes_the_switch() {
+    let d = Dev::new();
+    d.set("hermes-gateway.service", "on-start", "ok-after:1");
+    let out = d.osctl(&["--json", "switch", "hermes", "--settle", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let last: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    assert_eq!(last["retried"], true);
+    assert_eq!(last["installed"], true);
+    assert_eq!(d.get("hermes-gateway.service", "starts"), "2");
+    assert!(d.config().contains("\"agent_runtime\": \"hermes\""));
+}
+
+#[test]
+fn a_crash_loop_at_its_start_limit_is_reset_before_the_retry() {
+    let d = Dev::new();
+    d.set("hermes-gateway.service", "on-start", "crashloop");
+    let out = d.osctl(&["switch", "hermes", "--settle", "0"]);
+    // The fake keeps crash-looping, so the retry fails too; what matters is the order.
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    let a = d.actions();
+    assert_eq!(a[0], "enable --now hermes-gateway.service");
+    assert_eq!(a[1], "stop hermes-gateway.service");
+    assert_eq!(a[2], "reset-failed hermes-gateway.service");
+    assert_eq!(a[4], "enable --now hermes-gateway.service");
+    // The second start got past the start limit (reset-failed cleared it).
+    assert_eq!(d.get("hermes-gateway.service", "starts"), "2");
+    assert_eq!(d.get("openclaw.service", "active"), "active");
+}
+
+#[test]
+fn an_old_unit_that_refuses_to_stop_is_asked_three_times_then_the_switch_rolls_back() {
+    let d = Dev::new();
+    let before = d.tree();
+    d.set("openclaw.service", "on-stop", "refuse");
+    let out = d.osctl(&["switch", "hermes", "--settle", "0"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    assert_eq!(
+        d.actions(),
+        vec![
+            "enable --now hermes-gateway.service",
+            "disable --now openclaw.service",
+            "disable --now openclaw.service",
+            "disable --now openclaw.service",
+            "disable --now hermes-gateway.service",
+            "enable --now openclaw.service",
+        ]
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("openclaw.service did not stop after 3 tries"),
+        "{stderr}"
+    );
+    assert_eq!(d.get("openclaw.service", "enabled"), "enabled");
+    assert_eq!(d.get("hermes-gateway.service", "active"), "inactive");
+    assert_eq!(d.tree(), before);
+}
+
+#[test]
+fn a_crash_mid_switch_is_converged_by_the_next_reconcile() {
+    let d = Dev::new();
+    let before = d.tree();
+    // SIGKILL osctl just as it stops the old unit: the new one runs, the old one too.
+    std::fs::write(d.state.join("kill-on"), "disable --now openclaw.service\n").unwrap();
+    let out = d.osctl(&["switch", "hermes", "--settle", "0"]);
+    assert_eq!(out.status.code(), None, "killed: {}", text(&out));
+    std::fs::remove_file(d.state.join("kill-on")).unwrap();
+    assert_eq!(d.get("hermes-gateway.service", "active"), "active");
+    assert!(d.config().contains("\"agent_runtime\": \"openclaw\""));
+    assert!(d.root.join("var/lib/osctl/switch.json").exists());
+
+    // status notices it (and changes nothing)
+    let out = d.osctl(&["--json", "status"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["switch"]["from"], "openclaw");
+    assert_eq!(doc["switch"]["to"], "hermes");
+    assert_eq!(doc["switch"]["running"], false);
+    assert_eq!(doc["switch"]["phase"], "stopping-old");
+
+    let calls_before = d.actions().len();
+    let out = d.osctl(&["reconcile"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        d.actions()[calls_before..],
+        [
+            "daemon-reload",
+            "disable --now hermes-gateway.service",
+            "enable --now openclaw.service",
+        ]
+    );
+    assert_eq!(d.get("openclaw.service", "active"), "active");
+    assert_eq!(d.get("hermes-gateway.service", "active"), "inactive");
+    // The reconcilers then run for the runtime config.json names: the persona step records its
+    // first-boot baseline (openclaw); every file the switch had touched is back as it was.
+    let mut after = d.tree();
+    let state = after
+        .remove("root/config/agent_state.json")
+        .expect("persona baseline");
+    assert!(String::from_utf8_lossy(&state).contains("\"runtime\": \"openclaw\""));
+    // ... and the channels and MCP steps record theirs in config.json.
+    let config = after
+        .remove("root/config/config.json")
+        .expect("config.json");
+    assert_eq!(
+        String::from_utf8_lossy(&config),
+        with_baselines(CONFIG, "openclaw")
+    );
+    let mut before = before;
+    before.remove("root/config/config.json");
+    assert_eq!(after, before, "the journals put every file back");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("a switch from openclaw to hermes was interrupted"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_second_switch_while_one_runs_is_busy_at_once() {
+    let d = Dev::new();
+    let fs = RootFs::new(&d.root).unwrap();
+    let _held = DeviceLock::acquire(&fs, Duration::from_secs(1)).unwrap();
+    d.write(
+        "var/lib/osctl/switch.json",
+        r#"{"schema":1,"from":"openclaw","to":"picoclaw","from_unit":"openclaw","to_unit":"picoclaw","pid":4242,"started":1767225600,"phase":"installing"}"#,
+        0o644,
+    );
+    let started = std::time::Instant::now();
+    let out = d.osctl(&["--json", "switch", "hermes"]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "it did not wait for the lock"
+    );
+    let last: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    assert_eq!(last["error"]["code"], "busy");
+    assert!(
+        last["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("a switch from openclaw to picoclaw is in progress (pid 4242)")
+    );
+    assert!(d.actions().is_empty());
+}
+
+#[test]
+fn an_offline_root_is_refused_without_systemd() {
+    let d = Dev::new();
+    let before = d.tree();
+    let out = Command::new(env!("CARGO_BIN_EXE_osctl"))
+        .arg("--root")
+        .arg(&d.root)
+        .args(["switch", "hermes"])
+        .env_remove("OSCTL_SYSTEMCTL")
+        .env_remove("OSCTL_ROOT")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a switch needs systemd"));
+    assert_eq!(d.tree(), before);
+}
+
+#[test]
+fn a_runtime_without_an_installer_is_refused_before_anything_changes() {
+    let d = Dev::new();
+    // config names hermes; openclaw's unit is gone, and osctl embeds no openclaw installer.
+    d.write(
+        "root/config/config.json",
+        &CONFIG.replace("openclaw", "hermes"),
+        0o644,
+    );
+    std::fs::remove_file(d.root.join("etc/systemd/system/openclaw.service")).unwrap();
+    let before = d.tree();
+    let out = d.osctl(&["switch", "openclaw"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("openclaw is not installed (openclaw.service missing) and osctl embeds no installer for it"), "{stderr}");
+    assert!(stderr.contains("--from-cdn"), "{stderr}");
+    assert_eq!(d.tree(), before);
+    assert!(d.actions().is_empty());
+}
+
+#[test]
+fn the_presync_hook_runs_osctl_presync_for_the_runtime_it_is_named_after() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("osctl"), "#!/bin/sh\necho \"osctl $*\"\n").unwrap();
+    std::fs::set_permissions(bin.join("osctl"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("embedded/presync-hook");
+    let run = |name: &str| {
+        let p = tmp.path().join(name);
+        std::fs::copy(&hook, &p).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Command::new(&p)
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .output()
+            .unwrap()
+    };
+    for rt in [
+        "openclaw",
+        "hermes",
+        "picoclaw",
+        "codex",
+        "claudecode",
+        "opencode",
+    ] {
+        let out = run(&format!("runtime-{rt}-presync"));
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("osctl presync {rt}\n")
+        );
+    }
+    let out = run("presync");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+#[test]
+fn a_rollback_leaves_an_old_unit_that_was_not_running_as_it_was() {
+    let d = Dev::new();
+    d.set("openclaw.service", "active", "inactive");
+    d.set("openclaw.service", "enabled", "disabled");
+    d.set("hermes-gateway.service", "on-start", "fail");
+    let out = d.osctl(&["switch", "hermes", "--settle", "0"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    assert!(
+        !d.actions().iter().any(|a| a.contains("openclaw")),
+        "{:?}",
+        d.actions()
+    );
+    assert_eq!(d.get("openclaw.service", "active"), "inactive");
+    assert_eq!(d.get("openclaw.service", "enabled"), "disabled");
+}
