@@ -34,6 +34,9 @@ _osctl() {
             osctl,migrate)
                 cmd="osctl__subcmd__migrate"
                 ;;
+            osctl,presync)
+                cmd="osctl__subcmd__presync"
+                ;;
             osctl,reconcile)
                 cmd="osctl__subcmd__reconcile"
                 ;;
@@ -93,6 +96,9 @@ _osctl() {
                 ;;
             osctl__subcmd__help,migrate)
                 cmd="osctl__subcmd__help__subcmd__migrate"
+                ;;
+            osctl__subcmd__help,presync)
+                cmd="osctl__subcmd__help__subcmd__presync"
                 ;;
             osctl__subcmd__help,reconcile)
                 cmd="osctl__subcmd__help__subcmd__reconcile"
@@ -194,7 +200,7 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile migrate reset mcp channel recover skills completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile presync migrate reset mcp channel recover skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -448,7 +454,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help)
-            opts="status switch reconcile migrate reset mcp channel recover skills completions man help"
+            opts="status switch reconcile presync migrate reset mcp channel recover skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -616,6 +622,20 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__presync)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1006,6 +1026,32 @@ _osctl() {
                     COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
                     return 0
                     ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__presync)
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

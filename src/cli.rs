@@ -115,6 +115,11 @@ pub enum Command {
     /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
     Reconcile(ReconcileArgs),
 
+    /// Heal a runtime's native configuration before it starts (systemd `ExecStartPre=`, the
+    /// switch, the `runtime-<rt>-presync` hook): LLM wiring per `llm_config_mode`, gateway and
+    /// local tokens, channel credentials, the OS blocks of its prompt files, one-time steps.
+    /// Keys osctl does not own are kept; a second run changes nothing.
+    Presync(PresyncArgs),
     /// Carry the owner's persona and memory (SOUL.md, identity, MEMORY.md with the daily notes,
     /// KNOWLEDGE.md, USER.md) from one runtime's files into another's, backing up every file it
     /// replaces. Runtime-only files (AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/) stay.
@@ -311,6 +316,13 @@ pub struct MigrateArgs {
     /// and replacing it.
     #[arg(long)]
     pub no_overwrite: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PresyncArgs {
+    /// The runtime to presync (default: the active runtime).
+    #[arg(value_parser = crate::runtime::RuntimeParser, value_name = "RUNTIME")]
+    pub runtime: Option<crate::runtime::RuntimeId>,
 }
 
 #[derive(Debug, Args)]

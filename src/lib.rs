@@ -17,8 +17,9 @@
 //! - [`persona`]: persona and memory migration between runtimes (hub and spoke).
 //! - [`switch`]: changing the active runtime through systemd, as one transaction.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
+//! - [`presync`]: heal a runtime's native configuration before it starts, one file per runtime.
 //! - [`reset`]: the factory reset planner.
-//! - [`format`]: format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
+//! - [`format`](mod@format): format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
 //! - [`channel`]: messaging channels: capability gate, credentials, apply.
 //! - [`mcp`]: MCP servers: the canonical entry and each runtime's native form.

@@ -230,6 +230,11 @@ fn redact_line(line: &str) -> String {
                 // A list or map of secrets (`api_keys: [..]`): the key-net masks each item.
                 continue;
             } else {
+                // A bare `Bearer <token>` (YAML, .env): the token is the secret, not the word.
+                if line[i..].starts_with("Bearer ") {
+                    out.push_str("Bearer ");
+                    i += "Bearer ".len();
+                }
                 let vstart = i;
                 while i < bytes.len() && !is_value_end(bytes[i]) {
                     i += 1;
@@ -294,6 +299,14 @@ fn utf8_len(first: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_bearer_value_masks_the_token() {
+        let line = "      Authorization: Bearer ntn_example_0000000000000000";
+        let out = redact(line);
+        assert!(!out.contains("ntn_example"), "{out}");
+        assert!(out.contains("Authorization: Bearer "), "{out}");
+    }
 
     #[test]
     fn masks_registered_values_anywhere() {

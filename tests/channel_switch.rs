@@ -5,8 +5,9 @@
 //! sorts the channels config.json has credentials for into those the new runtime runs and those
 //! it cannot (`channels_unsupported`), keeps every credential, and advances the marker. Each pair
 //! starts from the golden fixture of the old runtime with all four channels configured, runs
-//! with a fake systemctl, checks the result, checks that a second run has nothing to do, and
-//! then switches back to check that the old runtime's view is restored.
+//! with a fake systemctl, checks the result (and, where the new runtime runs channels itself,
+//! that its presync wrote them into its own config), checks that a second run has nothing to
+//! do, and then switches back to check that the old runtime's view is restored.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -163,8 +164,105 @@ fn check(d: &Device, from: &str, to: &str) {
         !String::from_utf8_lossy(&out.stdout).contains("AAExampleExampleExampleExample"),
         "{from} -> {to}: the telegram token leaked"
     );
+    native(d, from, to);
     let (_, again) = d.reconcile();
     assert_eq!(again["steps"][0]["status"], "up-to-date", "{from} -> {to}");
+}
+
+/// Where the new runtime runs channels itself, its own config now holds the supported ones
+/// (written by its presync from config.json); the device-run ones need nothing there.
+fn native(d: &Device, from: &str, to: &str) {
+    match to {
+        "hermes" => {
+            let env = std::fs::read_to_string(d.root.join("root/.hermes/.env")).unwrap();
+            for line in [
+                "TELEGRAM_BOT_TOKEN=111111:AAExampleExampleExampleExample",
+                "SLACK_BOT_TOKEN=xoxb-0000-1111-example",
+                "DISCORD_BOT_TOKEN=MTExMTEx.discord.example-token",
+                "DISCORD_GUILD_ID=987654321",
+            ] {
+                assert!(
+                    env.lines().any(|l| l == line),
+                    "{from} -> {to}: .env lacks {line}\n{env}"
+                );
+            }
+        }
+        "openclaw" => {
+            let text =
+                std::fs::read_to_string(d.root.join("root/.openclaw/openclaw.json")).unwrap();
+            let v: Value = jsonc(&text);
+            for ch in ["telegram", "slack", "discord", "whatsapp"] {
+                assert_eq!(
+                    v["plugins"]["entries"][ch]["enabled"], true,
+                    "{from} -> {to}: plugins.entries.{ch}\n{text}"
+                );
+                assert!(
+                    v["channels"].get(ch).is_some(),
+                    "{from} -> {to}: channels.{ch}\n{text}"
+                );
+            }
+            assert_eq!(
+                v["channels"]["telegram"]["botToken"],
+                "111111:AAExampleExampleExampleExample"
+            );
+            assert_eq!(
+                v["channels"]["discord"]["token"],
+                "MTExMTEx.discord.example-token"
+            );
+        }
+        _ => {}
+    }
+}
+
+/// openclaw.json as a value: the fixture's JSON with `//` comment lines and trailing commas,
+/// which presync keeps.
+fn jsonc(text: &str) -> Value {
+    let stripped: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let s = collapse_trailing_commas(&stripped);
+    serde_json::from_str(&s).unwrap_or_else(|e| panic!("openclaw.json: {e}\n{s}"))
+}
+
+/// Drops a comma that only whitespace separates from a closing bracket.
+fn collapse_trailing_commas(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut in_str = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_str {
+            out.push(c);
+            if c == '\\' && i + 1 < chars.len() {
+                out.push(chars[i + 1]);
+                i += 2;
+                continue;
+            }
+            if c == '"' {
+                in_str = false;
+            }
+        } else if c == '"' {
+            in_str = true;
+            out.push(c);
+        } else if c == ',' {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j].is_whitespace() {
+                j += 1;
+            }
+            if j < chars.len() && (chars[j] == '}' || chars[j] == ']') {
+                i += 1;
+                continue;
+            }
+            out.push(c);
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+    out
 }
 
 #[test]

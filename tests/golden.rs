@@ -87,6 +87,12 @@ fn copy_tree(from: &Path, to: &Path) {
             std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), &dest).unwrap();
         } else if entry.file_name() != ".keep" {
             std::fs::copy(entry.path(), &dest).unwrap();
+            // Git keeps only the executable bit: give every input the mode a fresh clone has,
+            // so a case reads the same on every checkout.
+            use std::os::unix::fs::PermissionsExt;
+            let exec = entry.metadata().unwrap().permissions().mode() & 0o111 != 0;
+            let mode = if exec { 0o755 } else { 0o644 };
+            std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(mode)).unwrap();
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod channel;
 mod completions;
 pub mod mcp;
 mod migrate;
+mod presync;
 mod reconcile;
 mod recover;
 mod reset;
@@ -175,6 +176,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Status(_) => "status",
         Command::Recover => "recover",
         Command::Reconcile(_) => "reconcile",
+        Command::Presync(_) => "presync",
         Command::Migrate(_) => "migrate",
         Command::Switch(_) => "switch",
         Command::Reset(_) => "reset",
@@ -197,6 +199,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
         Command::Reconcile(args) => reconcile::run(ctx, args),
+        Command::Presync(args) => presync::run(ctx, args),
         Command::Migrate(args) => migrate::run(ctx, args),
         Command::Switch(args) => switch::run(ctx, args),
         Command::Reset(args) => reset::run(ctx, args),

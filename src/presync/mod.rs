@@ -1,26 +1,286 @@
 //! Presync: heal a runtime's native configuration before it starts (spec section 2, each
-//! runtime's "Presync" and the file work of its boot onboarding).
+//! runtime's "Presync" and the file work of its boot onboarding), in native Rust.
+//!
+//! `osctl presync <rt>` runs it on its own (systemd `ExecStartPre=`, the hook shim
+//! `/usr/local/bin/runtime-<rt>-presync`); the switch and `channel add` plan it inside their own
+//! plans after they planned config.json edits. Each runtime is one file (`openclaw.rs`, ...)
+//! written on the shared core (`core::Cx`): config.json is read **through the draft**, every
+//! edit goes through the format-preserving editors, so keys osctl does not own survive with
+//! their comments, and a file is written only when its text changes (a second run plans
+//! nothing).
+//!
+//! Rules every runtime follows:
+//! - `llm_config_mode` (section 3.1) is honoured by all six: `runtime` leaves the native LLM
+//!   provider, model and key alone (upstream's claudecode and opencode ignored it; osctl does
+//!   not, section 10 item 4); `os` always applies the OS values; legacy (`""`) keeps the
+//!   subscription detection of codex and claudecode.
+//! - An empty config.json field never overwrites a value already in place.
+//! - `.env` and other secret files are written 0600.
+//! - A malformed native file is an error naming the file and line; the caller's plan is not
+//!   applied, so nothing is written. A missing optional input (a soul file, a LAN address) is a
+//!   warning.
+//! - Programs (hermes' skills restore, picoclaw's one-time migrate and onboard) are commands of
+//!   the plan, placed after presync's file changes, run only on the live device, and their
+//!   failure is a warning (as upstream). Presync itself restarts nothing: its callers restart a
+//!   runtime whose files changed ([`Report::changed`]).
+//! - The installed runtime is the final authority (section 10 item 11): keys the current
+//!   release rejects are not written (openclaw: `compaction.reserveTokensFloor`,
+//!   `gateway.controlUi.allowInsecureAuth`), and Claude Code's MCP approval is written at user
+//!   level where it takes effect.
+//!
+//! Not here, on purpose: skills download and prune, openclaw hook registration (`skills sync`
+//! owns them), MCP entries (the `mcp` commands and reconciler), persona migration (the persona
+//! reconciler).
+
+mod blocks;
+mod claudecode;
+mod codex;
+pub(crate) mod core;
+mod hermes;
+pub mod llm;
+mod openclaw;
+mod opencode;
+mod picoclaw;
 
 use crate::device::Device;
 use crate::error::Result;
 use crate::plan::Draft;
 use crate::runtime::RuntimeId;
 
+use self::core::Cx;
+
+/// What a presync plans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Everything: LLM wiring, gateway, channels, OS blocks, one-time steps.
+    All,
+    /// Only the LLM provider, model, base URL and key (the LLM carry-over, section 8.4).
+    Llm,
+}
+
 /// What a presync planned.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Report {
     pub runtime: RuntimeId,
-    /// False when this build has no presync for the runtime.
+    /// False when this build has no presync for the runtime (all six have one).
     pub available: bool,
+    /// `llm_config_mode` as presync read it (`legacy`, `os`, `runtime`).
+    pub llm_config_mode: &'static str,
+    /// Whether presync planned a change to a file (callers restart the runtime then).
+    pub changed: bool,
+    /// The programs presync planned to run (labels), after its file changes.
+    pub commands: Vec<String>,
 }
 
-/// Plans the presync of `rt` into `draft`.
-pub fn plan(draft: &mut Draft<'_>, _device: &Device, rt: RuntimeId) -> Result<Report> {
-    draft.warn(format!(
-        "presync for {rt} is not available in this build yet; its files are left as they are"
-    ));
+/// Plans the presync of `rt` into `draft`. On error the draft is left as it was.
+pub fn plan(draft: &mut Draft<'_>, device: &Device, rt: RuntimeId) -> Result<Report> {
+    plan_with(draft, device, rt, Scope::All, true)
+}
+
+/// Plans only the LLM wiring of `rt` (the LLM carry-over writes the key and base URL it saved
+/// into config.json this way).
+pub fn plan_llm(draft: &mut Draft<'_>, device: &Device, rt: RuntimeId) -> Result<Report> {
+    plan_with(draft, device, rt, Scope::Llm, false)
+}
+
+/// Plans presync with `scope`; `commands: false` plans no program (the settle pass that follows
+/// a run whose programs may have rewritten files).
+pub fn plan_with(
+    draft: &mut Draft<'_>,
+    device: &Device,
+    rt: RuntimeId,
+    scope: Scope,
+    commands: bool,
+) -> Result<Report> {
+    let checkpoint = draft.checkpoint();
+    let result = run(draft, device, rt, scope, commands);
+    if result.is_err() {
+        draft.rollback_to(checkpoint);
+    }
+    result
+}
+
+fn run(
+    draft: &mut Draft<'_>,
+    device: &Device,
+    rt: RuntimeId,
+    scope: Scope,
+    commands: bool,
+) -> Result<Report> {
+    let mut cx = Cx::new(draft, device, rt.spec(), scope, commands)?;
+    match rt {
+        RuntimeId::Openclaw => openclaw::plan(&mut cx)?,
+        RuntimeId::Hermes => hermes::plan(&mut cx)?,
+        RuntimeId::Picoclaw => picoclaw::plan(&mut cx)?,
+        RuntimeId::Codex => codex::plan(&mut cx)?,
+        RuntimeId::Claudecode => claudecode::plan(&mut cx)?,
+        RuntimeId::Opencode => opencode::plan(&mut cx)?,
+    }
+    let labels = cx.commands.iter().map(|c| c.label.clone()).collect();
+    for command in std::mem::take(&mut cx.commands) {
+        cx.draft.command(command);
+    }
     Ok(Report {
         runtime: rt,
-        available: false,
+        available: true,
+        llm_config_mode: cx.mode.label(),
+        changed: cx.changed,
+        commands: labels,
     })
+}
+
+/// The profile.d snippet that gives interactive shells the active bridge runtime's CLI
+/// environment (written by the codex, claudecode and opencode presyncs).
+fn profile_snippet(cx: &mut Cx<'_, '_>) -> Result<()> {
+    let layout = &cx.device.layout;
+    let text = include_str!("../../embedded/presync/agent-cli-env.sh")
+        .replace("@CONFIG_JSON@", &cx.device.env.config_json().to_string())
+        .replace(
+            "@CLAUDECODE_ENV@",
+            &layout.agent_home.join(".claudecode/.env").to_string(),
+        )
+        .replace("@CODEX_ENV@", &layout.codex_home.join(".env").to_string())
+        .replace("@CODEX_HOME@", &layout.codex_home.to_string())
+        .replace(
+            "@OPENCODE_ENV@",
+            &layout.agent_home.join(".opencode/.env").to_string(),
+        );
+    let path = crate::system::path::DevPath::new("/etc/profile.d/agent-cli-env.sh");
+    cx.write(
+        &path,
+        text,
+        Some(0o644),
+        "interactive shells load the runtime's CLI environment",
+    )
+}
+
+/// codex's and opencode's one-time migrate from openclaw (spec 2.4 step 2): persona files are
+/// copied over, `memory/` and `skills/` only when the destination has none. The copy is planned
+/// natively with the marker in the same plan, so the marker exists only once the whole copy
+/// applied. (Upstream also stops openclaw first; osctl reads the files when it plans and
+/// re-checks every destination when it writes.)
+fn migrate_once(cx: &mut Cx<'_, '_>, skills_to: &crate::system::path::DevPath) -> Result<()> {
+    let Some(marker) = cx.rt.migrate_marker.map(|m| cx.path(m)) else {
+        return Ok(());
+    };
+    let from = cx.openclaw_dir().join("workspace");
+    if cx.exists(&marker)? || !cx.is_dir(&from)? {
+        return Ok(());
+    }
+    let ws = cx.workspace();
+    let reason = "one-time migrate from openclaw";
+    for name in [
+        "IDENTITY.md",
+        "SOUL.md",
+        "KNOWLEDGE.md",
+        "HEARTBEAT.md",
+        "MEMORY.md",
+        "USER.md",
+        "AGENTS.md",
+    ] {
+        if let Some(bytes) = cx.draft.read(&from.join(name))? {
+            cx.write(&ws.join(name), bytes, None, reason)?;
+        }
+    }
+    if cx.is_dir(&from.join("memory"))? && !cx.is_dir(&ws.join("memory"))? {
+        cx.copy_tree(&from.join("memory"), &ws.join("memory"), reason)?;
+    }
+    if cx.is_dir(&from.join("skills"))? && !cx.is_dir(skills_to)? {
+        cx.copy_tree(&from.join("skills"), skills_to, reason)?;
+    }
+    cx.write(&marker, "", None, "one-time migrate from openclaw done")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::config;
+    use crate::device::paths::DeviceEnv;
+    use crate::system::fs::RootFs;
+    use crate::system::path::DevPath;
+
+    fn device_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let p = dir.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    const CONFIG: &str = "root/config/config.json";
+
+    #[test]
+    fn config_json_is_read_through_the_draft() {
+        let dir = device_tree(&[(CONFIG, "{\"agent_runtime\": \"hermes\"}\n")]);
+        let fs = RootFs::new(dir.path()).unwrap();
+        let device = Device::load(&fs, &DeviceEnv::default()).unwrap();
+        let mut draft = Draft::new(&fs);
+        // What `channel add` does first: persist the credentials...
+        config::edit(
+            &mut draft,
+            &DevPath::new("/root/config/config.json"),
+            &[("telegram_bot_token", Some("9:tok-abcdef".into()))],
+            "channel add",
+        )
+        .unwrap();
+        // ...then presync applies them, although `device` was read before the edit.
+        let report = plan(&mut draft, &device, RuntimeId::Hermes).unwrap();
+        assert!(report.changed);
+        let env = draft
+            .read_text(&DevPath::new("/root/.hermes/.env"))
+            .unwrap()
+            .unwrap();
+        assert!(env.contains("TELEGRAM_BOT_TOKEN=9:tok-abcdef\n"), "{env}");
+    }
+
+    #[test]
+    fn a_malformed_native_file_names_its_line_and_plans_nothing() {
+        let dir = device_tree(&[
+            (
+                CONFIG,
+                "{\"agent_runtime\": \"hermes\", \"telegram_bot_token\": \"9:t\"}\n",
+            ),
+            (
+                "root/.hermes/config.yaml",
+                "model:\n  default: x\n  provider: [unclosed\nterminal: {}\n",
+            ),
+        ]);
+        let fs = RootFs::new(dir.path()).unwrap();
+        let device = Device::load(&fs, &DeviceEnv::default()).unwrap();
+        let mut draft = Draft::new(&fs);
+        draft.warn("earlier part of the caller's plan");
+        let err = plan(&mut draft, &device, RuntimeId::Hermes).unwrap_err();
+        assert_eq!(err.code, "parse_error");
+        let loc = err.location.clone().unwrap();
+        assert_eq!(loc.file, "/root/.hermes/config.yaml");
+        assert!(loc.line.is_some());
+        let plan = draft.finish();
+        assert!(plan.is_empty(), "{plan:?}");
+        assert_eq!(plan.warnings, ["earlier part of the caller's plan"]);
+    }
+
+    #[test]
+    fn the_llm_scope_touches_only_llm_settings() {
+        let dir = device_tree(&[(
+            CONFIG,
+            "{\"agent_runtime\": \"codex\", \"llm_config_mode\": \"os\", \"llm_api_key\": \"sk-new-0123456789\", \"telegram_bot_token\": \"9:t\"}\n",
+        )]);
+        let fs = RootFs::new(dir.path()).unwrap();
+        let device = Device::load(&fs, &DeviceEnv::default()).unwrap();
+        let mut draft = Draft::new(&fs);
+        plan_llm(&mut draft, &device, RuntimeId::Codex).unwrap();
+        let plan = draft.finish();
+        let paths: Vec<String> = plan.file_changes().map(|c| c.path.to_string()).collect();
+        assert_eq!(paths, ["/root/.codex/config.toml", "/root/.codex/.env"]);
+        let env = String::from_utf8(
+            plan.planned_content(&DevPath::new("/root/.codex/.env"))
+                .unwrap()
+                .to_vec(),
+        )
+        .unwrap();
+        assert!(env.contains("OPENAI_API_KEY=sk-new-0123456789"), "{env}");
+        assert!(!env.contains("CODEX_PORT"), "{env}");
+    }
 }

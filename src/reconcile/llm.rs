@@ -1,13 +1,247 @@
-//! The LLM key and base URL carry-over (spec section 8.4).
+//! The LLM key and base URL carry-over (spec section 8.4), guarded by
+//! `llm_config_applied_runtime`.
+//!
+//! After a switch, the key and base URL the operator may have set in the previous runtime's own
+//! files are carried to the active one: read from the previous runtime's native files (table
+//! below), saved into config.json (base URL normalized as upstream's `NormalizeBaseURL`), then
+//! written into the active runtime's native files by its presync's LLM part, which reads
+//! config.json through the draft and so sees the values just saved. The runtime restarts
+//! (`try-restart`) when its files changed, and the marker advances, all in one plan.
+//!
+//! An empty marker, or `llm_config_mode = runtime` (the native LLM settings are the runtime's),
+//! records the marker only. Values that are empty in the previous runtime never blank
+//! config.json. Upstream reads picoclaw from a file that does not exist; osctl reads picoclaw's
+//! `config.json` `model_list` and `.security.yml` (section 10 item 4).
+//!
+//! | previous | key | base URL |
+//! |---|---|---|
+//! | openclaw | `openclaw.json` `models.providers.autonomous.apiKey` | `.baseUrl` |
+//! | hermes | `.env` `AUTONOMOUS_API_KEY` | `config.yaml` `custom_providers[name=autonomous].base_url` |
+//! | picoclaw | `.security.yml` `model_list["autonomous:0"].api_keys[0]` | `config.json` `model_list[model_name=autonomous].api_base` |
+//! | codex | `.env` `OPENAI_API_KEY` | `config.toml` `model_providers.autonomous.base_url` |
+//! | claudecode | `.env` `ANTHROPIC_API_KEY` | `.env` `ANTHROPIC_BASE_URL` |
+//! | opencode | `~/.opencode/.env` `LLM_API_KEY` | `opencode.json` `provider.campaign.options.baseURL` |
+
+use serde_json::Value;
 
 use super::{Input, Status, StepName, StepReport};
+use crate::device::config::{self, LlmMode};
 use crate::error::Result;
-use crate::plan::Draft;
+use crate::format::dotenv::DotEnv;
+use crate::plan::{Draft, ServiceAction};
+use crate::presync::{self, llm::normalize_base_url};
+use crate::runtime::{Format, RuntimeId, native};
+use crate::system::path::DevPath;
 
-pub fn plan(_draft: &mut Draft<'_>, _input: &Input<'_>) -> Result<StepReport> {
+const MARKER: &str = "llm_config_applied_runtime";
+
+pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
+    let device = input.device;
+    let path = device.env.config_json();
+    let cfg = match draft.read_text(&path)? {
+        Some(text) => config::DeviceConfig::parse(path.clone(), text)?,
+        None => device.config.clone(),
+    };
+    let active = input.active;
+    let marker = cfg.str(MARKER).to_string();
+    if marker == active.as_str() {
+        return Ok(StepReport::new(
+            StepName::Llm,
+            Status::UpToDate,
+            format!("{MARKER} is already {active}"),
+        ));
+    }
+    let record = |draft: &mut Draft<'_>| {
+        config::edit(
+            draft,
+            &path,
+            &[(MARKER, Some(Value::from(active.as_str())))],
+            "record the LLM config marker",
+        )
+    };
+    if cfg.llm_mode()? == LlmMode::Runtime {
+        record(draft)?;
+        return Ok(StepReport::new(
+            StepName::Llm,
+            Status::Skipped,
+            format!(
+                "llm_config_mode is runtime: {active}'s own LLM settings are kept; {MARKER} = {active}"
+            ),
+        ));
+    }
+    let previous = if marker.is_empty() {
+        None
+    } else {
+        match RuntimeId::parse(&marker) {
+            Ok(rt) => Some(rt),
+            Err(_) => {
+                draft.warn(format!(
+                    "{MARKER} `{marker}` is not a runtime osctl knows; recording a baseline"
+                ));
+                None
+            }
+        }
+    };
+    let Some(previous) = previous else {
+        record(draft)?;
+        return Ok(StepReport::new(
+            StepName::Llm,
+            Status::Baseline,
+            format!("first run: {MARKER} = {active}, nothing carried"),
+        ));
+    };
+
+    let (key, base) = read_native(draft, device, previous)?;
+    if let Some(k) = &key {
+        crate::redact::register(k);
+    }
+    let base = base
+        .map(|b| normalize_base_url(&b))
+        .filter(|b| !b.is_empty());
+    let mut edits: Vec<(&str, Option<Value>)> = Vec::new();
+    if let Some(k) = key
+        .as_ref()
+        .filter(|k| cfg.str("llm_api_key") != k.as_str())
+    {
+        edits.push(("llm_api_key", Some(Value::from(k.as_str()))));
+    }
+    if let Some(b) = base
+        .as_ref()
+        .filter(|b| cfg.str("llm_base_url") != b.as_str())
+    {
+        edits.push(("llm_base_url", Some(Value::from(b.as_str()))));
+    }
+    let saved: Vec<&str> = edits.iter().map(|(k, _)| *k).collect::<Vec<_>>();
+    let saved = saved.join(" and ");
+    if !edits.is_empty() {
+        config::edit(draft, &path, &edits, "carry the LLM key and base URL over")?;
+    }
+    let report = presync::plan_llm(draft, device, active)?;
+    if report.changed {
+        draft.service(ServiceAction::RestartIfActive(
+            active.spec().unit.to_string(),
+        ));
+    }
+    record(draft)?;
+    let carried = match (key.is_some(), base.is_some()) {
+        (false, false) => format!("{previous} has no key or base URL of its own"),
+        _ if saved.is_empty() => format!("config.json already holds {previous}'s key and base URL"),
+        _ => format!("saved {previous}'s {saved} into config.json"),
+    };
     Ok(StepReport::new(
         StepName::Llm,
-        Status::NotAvailable,
-        "not available in this build yet; its marker is left as it is",
+        Status::Reconciled,
+        format!(
+            "{carried}; {active}'s LLM settings {}; {MARKER} = {active}",
+            if report.changed {
+                "written"
+            } else {
+                "already in place"
+            }
+        ),
     ))
+}
+
+/// The previous runtime's own key and base URL (empty values read as absent). A file that does
+/// not exist has none; one that cannot be parsed fails the step (its marker stays).
+fn read_native(
+    draft: &Draft<'_>,
+    device: &crate::device::Device,
+    rt: RuntimeId,
+) -> Result<(Option<String>, Option<String>)> {
+    let layout = &device.layout;
+    let spec = rt.spec();
+    let home = layout.path(spec.home);
+    let value = |path: &DevPath, format: Format| -> Result<Option<Value>> {
+        match draft.read_text(path)? {
+            Some(text) => native::parse_value(path, &text, format).map(Some),
+            None => Ok(None),
+        }
+    };
+    let env = |path: &DevPath, key: &str| -> Result<Option<String>> {
+        match draft.read_text(path)? {
+            Some(text) => Ok(DotEnv::parse(&text, &path.to_string())?.get(key)),
+            None => Ok(None),
+        }
+    };
+    let text = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let (key, base) = match rt {
+        RuntimeId::Openclaw => {
+            let v = value(&home.join("openclaw.json"), Format::Json5)?;
+            let p = v
+                .as_ref()
+                .and_then(|v| native::get(v, &["models", "providers", "autonomous"]));
+            (
+                text(p.and_then(|p| p.get("apiKey"))),
+                text(p.and_then(|p| p.get("baseUrl"))),
+            )
+        }
+        RuntimeId::Hermes => {
+            let v = value(&home.join("config.yaml"), Format::Yaml)?;
+            let base = v
+                .as_ref()
+                .and_then(|v| v.get("custom_providers"))
+                .and_then(Value::as_array)
+                .and_then(|list| {
+                    list.iter()
+                        .find(|p| p.get("name").and_then(Value::as_str) == Some("autonomous"))
+                })
+                .and_then(|p| text(p.get("base_url")));
+            (env(&home.join(".env"), "AUTONOMOUS_API_KEY")?, base)
+        }
+        RuntimeId::Picoclaw => {
+            let v = value(&home.join("config.json"), Format::Json)?;
+            let base = v
+                .as_ref()
+                .and_then(|v| v.get("model_list"))
+                .and_then(Value::as_array)
+                .and_then(|list| {
+                    list.iter()
+                        .find(|e| e.get("model_name").and_then(Value::as_str) == Some("autonomous"))
+                })
+                .and_then(|e| text(e.get("api_base")));
+            let s = value(&home.join(".security.yml"), Format::Yaml)?;
+            let key = s
+                .as_ref()
+                .and_then(|s| native::get(s, &["model_list", "autonomous:0", "api_keys"]))
+                .and_then(Value::as_array)
+                .and_then(|keys| text(keys.first()));
+            (key, base)
+        }
+        RuntimeId::Codex => {
+            let v = value(&home.join("config.toml"), Format::Toml)?;
+            let base = v.as_ref().and_then(|v| {
+                text(native::get(
+                    v,
+                    &["model_providers", "autonomous", "base_url"],
+                ))
+            });
+            (env(&home.join(".env"), "OPENAI_API_KEY")?, base)
+        }
+        RuntimeId::Claudecode => {
+            let path = home.join(".env");
+            (
+                env(&path, "ANTHROPIC_API_KEY")?,
+                env(&path, "ANTHROPIC_BASE_URL")?,
+            )
+        }
+        RuntimeId::Opencode => {
+            let xdg = layout.agent_home.join(".config/opencode/opencode.json");
+            let v = value(&xdg, Format::Jsonc)?;
+            let base = v.as_ref().and_then(|v| {
+                text(native::get(
+                    v,
+                    &["provider", "campaign", "options", "baseURL"],
+                ))
+            });
+            (env(&home.join(".env"), "LLM_API_KEY")?, base)
+        }
+    };
+    let clean = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    Ok((clean(key), clean(base)))
 }

@@ -1,0 +1,83 @@
+//! `osctl presync [RUNTIME]`: heal a runtime's native configuration before it starts. Logic in
+//! `presync/`.
+//!
+//! The boot path (`ExecStartPre=`) is mostly a device already in sync, so presync first plans
+//! without the device lock: an empty plan ends there without a single write, not even to the
+//! lock file, and without waiting for a lock another osctl run holds (a switch that starts this
+//! runtime holds it while the unit starts, after it wrote presync's files itself). Anything to do
+//! takes the lock; the plan is made again only when the lock restored an interrupted run, or
+//! when a file changed under the apply (which stops it and rolls it back).
+//!
+//! On the live device, a run whose plan ran programs (hermes' skills restore, picoclaw's
+//! migrate or onboard) plans once more without programs and applies that too: a program may
+//! have rewritten files presync owns, and the runtime should start from healed files.
+
+use serde_json::{Map, json};
+
+use super::Ctx;
+use crate::apply::journal;
+use crate::cli::PresyncArgs;
+use crate::error::{Exit, Result};
+use crate::plan::{Draft, Plan};
+use crate::presync::{self, Report, Scope};
+use crate::runtime::RuntimeId;
+
+pub fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
+    let unlocked = if ctx.previewing() {
+        None
+    } else {
+        let (rt, planned, report) = plan(ctx, args, true)?;
+        if planned.is_empty() {
+            return ctx.finish("presync", &planned, extra(rt, &report));
+        }
+        Some((rt, planned, report))
+    };
+    let interrupted = !journal::pending(&ctx.fs)?.is_empty();
+    let _lock = ctx.lock()?;
+    // The plan made without the lock stands unless the lock restored an interrupted run. Apply
+    // re-checks every file against what the plan read, so a file another run changed in
+    // between stops the apply (all rolled back); that is planned again, once.
+    let (rt, planned, report) = match unlocked {
+        Some(p) if !interrupted => p,
+        _ => plan(ctx, args, true)?,
+    };
+    let exit = match ctx.finish("presync", &planned, extra(rt, &report)) {
+        Err(e) if e.code == "changed_underfoot" => {
+            ctx.out.warn(&format!("{e}; planning again"));
+            let (rt, planned, report) = plan(ctx, args, true)?;
+            ctx.finish("presync", &planned, extra(rt, &report))?
+        }
+        other => other?,
+    };
+    if ctx.fs.is_live() && !ctx.previewing() && !report.commands.is_empty() {
+        let (_, settle, report) = plan(ctx, args, false)?;
+        if !settle.is_empty() {
+            ctx.out.status("settling what the programs changed");
+            return ctx.finish("presync", &settle, extra(rt, &report));
+        }
+    }
+    Ok(exit)
+}
+
+fn plan(ctx: &Ctx, args: &PresyncArgs, commands: bool) -> Result<(RuntimeId, Plan, Report)> {
+    let device = ctx.device()?;
+    let rt = match args.runtime {
+        Some(rt) => rt,
+        None => device.active()?,
+    };
+    let mut draft = Draft::new(&ctx.fs);
+    let report = presync::plan_with(&mut draft, &device, rt, Scope::All, commands).map_err(|e| {
+        e.or_hint(format!(
+            "nothing was written; fix the file and run `osctl presync {rt}` again (`--dry-run` shows the plan)"
+        ))
+    })?;
+    Ok((rt, draft.finish(), report))
+}
+
+fn extra(rt: RuntimeId, report: &Report) -> Map<String, serde_json::Value> {
+    let mut extra = Map::new();
+    extra.insert("runtime".into(), json!(rt));
+    extra.insert("llm_config_mode".into(), json!(report.llm_config_mode));
+    extra.insert("commands".into(), json!(report.commands));
+    extra
+}

@@ -1,0 +1,392 @@
+//! The OS-managed Markdown blocks presync keeps at the top of a runtime's prompt files
+//! (SOUL.md, AGENTS.md, HEARTBEAT.md, CLAUDE.md; spec section 5.6), and the device soul from
+//! ROBOT.md `soul_ref` that the SOUL.md block carries.
+//!
+//! The block bodies are data files under `embedded/presync/blocks/` (their wording follows the
+//! upstream device OS, so an agent reads the same rules whichever build wrote them). Blocks are
+//! written with [`mdblock`]: exactly one block at the very top, the owner's text below kept.
+
+use super::core::{Cx, fill};
+use crate::error::Result;
+use crate::format::mdblock::{
+    self, HERMES_SKILL_MARKER, OS_MARKER, PERSONA_INLINE_END, PERSONA_INLINE_START,
+};
+use crate::system::path::DevPath;
+
+/// Seeded below the soul block when SOUL.md has no owner text.
+pub const PERSONAL_SEED: &str = "## Personal\n\n_Owner-editable. Add notes about yourself, family, routines, or personality tweaks here. The block above is managed by the OS and will be refreshed on each update — keep your edits in this section._\n";
+
+/// Seeded below the block of claudecode's user-level CLAUDE.md when it has no owner text.
+pub const CLAUDE_NOTES_SEED: &str = "## Notes\n\n_Owner-editable. Add device-specific notes or personality tweaks here. The block above is managed by the OS and refreshed on each update — keep your edits in this section._\n";
+
+/// How a runtime's own default soul opens (discarded, not kept as owner text; section 5.6).
+pub const DEFAULT_SOUL: &[&str] = &["# Soul", "# SOUL.md"];
+
+/// hermes seeds a soul that opens with prose, not a heading.
+pub const HERMES_DEFAULT_SOUL: &[&str] = &[
+    "You are Hermes Agent, built by Nous Research",
+    "# Hermes Agent Persona",
+    "# Soul",
+    "# SOUL.md",
+];
+
+/// First words of the legacy hermes skill-priority block (which also used the generic marker).
+pub const HERMES_SKILL_SENTINEL: &str = "**Skill priority (MANDATORY):**";
+
+pub const OPENCLAW_AGENTS: &str = include_str!("../../embedded/presync/blocks/openclaw-AGENTS.md");
+pub const PICOCLAW_AGENTS: &str = include_str!("../../embedded/presync/blocks/picoclaw-AGENTS.md");
+pub const HERMES_AGENTS: &str = include_str!("../../embedded/presync/blocks/hermes-AGENTS.md");
+pub const BRIDGE_AGENTS: &str = include_str!("../../embedded/presync/blocks/bridge-AGENTS.md");
+pub const USER_AGENTS: &str = include_str!("../../embedded/presync/blocks/USER-AGENTS.md");
+pub const CLAUDE_MD: &str = include_str!("../../embedded/presync/blocks/claudecode-CLAUDE.md");
+pub const HEARTBEAT: &str = include_str!("../../embedded/presync/blocks/HEARTBEAT.md");
+pub const KNOWLEDGE_SEED: &str = include_str!("../../embedded/presync/blocks/KNOWLEDGE.md");
+
+/// The honorific rule some runtimes' people-sync carries (hermes, claudecode, opencode).
+pub const HONORIFICS: &str = " A title or honorific heard in a voice turn (Mr, Ms, Miss, Mrs, anh, chị…) is not them telling you what to be called — speech recognition often invents one (\"…is Lee\" heard as \"Miss Lee\"): write the bare name, and never infer gender from a title, a name, a face or a voice. Keep a title only when they explicitly ask for it (\"call me Ms Lee\").";
+
+/// openclaw's heartbeat must end with a reply, or it posts an error to the owner's chat.
+pub const OPENCLAW_HEARTBEAT_ENDING: &str = "\n\n**Ending the heartbeat:** this pass is housekeeping, not a conversation. When it is done — including when there was nothing to do — reply with exactly `NO_REPLY` and nothing else. Never end with an empty reply: OpenClaw treats an empty heartbeat as a failure and posts \"Agent couldn't generate a response\" to the owner's chat.";
+
+/// The HEARTBEAT.md block body: `skip` is what to do when nothing is missing.
+pub fn heartbeat(skip: &str, honorifics: bool, ending: &str) -> String {
+    fill(
+        HEARTBEAT,
+        &[
+            ("SKIP", skip),
+            ("HONORIFICS", if honorifics { HONORIFICS } else { "" }),
+            ("ENDING", ending),
+        ],
+    )
+}
+
+/// Where the OS writes connector credentials (`<openclaw workspace>/configs`).
+pub fn connectors_dir(cx: &Cx<'_, '_>) -> String {
+    cx.openclaw_dir().join("workspace/configs").to_string()
+}
+
+/// The device soul: the text `soul_ref` names, trimmed. `None` (with a warning when something
+/// is wrong) leaves SOUL.md's soul as it is: no profile or no `soul_ref`; an http(s) URL (never
+/// fetched on the boot path: the block SOUL.md already has stays); a missing or empty file.
+pub fn device_soul(cx: &mut Cx<'_, '_>) -> Result<Option<String>> {
+    let robot = &cx.device.robot;
+    let Some(reference) = robot.soul_ref.clone().filter(|r| !r.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let reference = reference.trim().to_string();
+    if reference.starts_with("http://") || reference.starts_with("https://") {
+        cx.warn(format!(
+            "soul_ref {reference} is a URL; presync does not fetch on the boot path, so SOUL.md keeps the soul block it has"
+        ));
+        return Ok(None);
+    }
+    if reference.contains("://") {
+        cx.warn(format!(
+            "soul_ref {reference} is neither a path nor an http(s) URL; SOUL.md is left as it is"
+        ));
+        return Ok(None);
+    }
+    let Some(dir) = robot.dir() else {
+        return Ok(None);
+    };
+    let path: DevPath = dir.join(reference.trim_start_matches('/'));
+    match cx.text(&path)? {
+        Some(text) if !text.trim().is_empty() => Ok(Some(text.trim().to_string())),
+        Some(_) => {
+            cx.warn(format!(
+                "soul_ref {path} is empty; SOUL.md is left as it is"
+            ));
+            Ok(None)
+        }
+        None => {
+            cx.warn(format!(
+                "soul_ref {path} does not exist; SOUL.md is left as it is"
+            ));
+            Ok(None)
+        }
+    }
+}
+
+/// SOUL.md with the soul block on top: a runtime's own default soul below it is discarded
+/// (keeping only a `## Personal` section it may hold), and an empty rest gets the seed.
+pub fn upsert_soul(text: &str, soul: &str, defaults: &[&str]) -> String {
+    let stripped = mdblock::strip_block(text, OS_MARKER);
+    let mut rest: &str = &stripped;
+    let opening = rest.trim_start();
+    if defaults.iter().any(|d| opening.starts_with(d)) {
+        rest = match rest.find("## Personal") {
+            Some(at) => &rest[at..],
+            None => "",
+        };
+    }
+    if rest.trim().is_empty() {
+        rest = PERSONAL_SEED;
+    }
+    mdblock::upsert_top_block(rest, OS_MARKER, soul)
+}
+
+/// `text` with `body` as its one OS block at the top (`seed` below it when nothing else is).
+pub fn upsert(text: &str, body: &str, seed: Option<&str>) -> String {
+    let stripped = mdblock::strip_block(text, OS_MARKER);
+    match seed {
+        Some(seed) if stripped.trim().is_empty() => {
+            mdblock::upsert_top_block(seed, OS_MARKER, body)
+        }
+        _ => mdblock::upsert_top_block(&stripped, OS_MARKER, body),
+    }
+}
+
+/// hermes SOUL.md without the legacy skill-priority rules (its own marker, or the generic marker
+/// around a body that opens with the sentinel); the rules live in `~/.hermes/AGENTS.md` now.
+pub fn strip_hermes_rules(text: &str) -> String {
+    let text = mdblock::strip_block(text, HERMES_SKILL_MARKER);
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let content = |l: &str| l.trim_end_matches(['\n', '\r']).to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < lines.len() {
+        if content(lines[i]) == OS_MARKER {
+            let end = (i + 1..lines.len()).find(|&j| content(lines[j]) == "---");
+            let body: String = lines[i + 1..end.unwrap_or(lines.len())].concat();
+            if body.trim_start().starts_with(HERMES_SKILL_SENTINEL) {
+                i = end.map_or(lines.len(), |e| e + 1);
+                while i < lines.len() && content(lines[i]).trim().is_empty() {
+                    i += 1;
+                }
+                continue;
+            }
+        }
+        out.push_str(lines[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Plans `path` to hold `new` when it differs from what it holds (`None`: absent).
+pub fn write_md(
+    cx: &mut Cx<'_, '_>,
+    path: &DevPath,
+    old: Option<&str>,
+    new: &str,
+    reason: &str,
+) -> Result<()> {
+    if old != Some(new) {
+        cx.write(path, new.to_string(), None, reason)?;
+    }
+    Ok(())
+}
+
+/// Upserts the OS block of a prompt file. `create`: write the file when it does not exist.
+pub fn ensure_block(
+    cx: &mut Cx<'_, '_>,
+    path: &DevPath,
+    body: &str,
+    seed: Option<&str>,
+    create: bool,
+    reason: &str,
+) -> Result<()> {
+    let old = cx.text(path)?;
+    if old.is_none() && !create {
+        return Ok(());
+    }
+    let new = upsert(old.as_deref().unwrap_or(""), body, seed);
+    write_md(cx, path, old.as_deref(), &new, reason)
+}
+
+/// The soul block of a workspace SOUL.md (nothing when the device has no soul).
+pub fn ensure_soul(
+    cx: &mut Cx<'_, '_>,
+    path: &DevPath,
+    soul: Option<&str>,
+    defaults: &[&str],
+) -> Result<()> {
+    let Some(soul) = soul else {
+        return Ok(());
+    };
+    let old = cx.text(path)?;
+    let new = upsert_soul(old.as_deref().unwrap_or(""), soul, defaults);
+    write_md(
+        cx,
+        path,
+        old.as_deref(),
+        &new,
+        "device soul block (ROBOT.md soul_ref)",
+    )
+}
+
+/// codex's and opencode's workspace AGENTS.md: the OS rules block, and above it the persona
+/// inline block (spec 5.6): they load only AGENTS.md, so the persona (SOUL.md and the
+/// IDENTITY.md name, capped at 20,000 bytes) lives there between its own markers. Both blocks
+/// are taken out of the owner's text and put back together, so a second run gives the same
+/// text. The soul's own OS block is inlined as its body (without its marker lines), so the file
+/// holds one generic marker only.
+pub fn ensure_agents_with_persona(
+    cx: &mut Cx<'_, '_>,
+    ws: &DevPath,
+    rules: &str,
+    brand: &str,
+) -> Result<()> {
+    let path = ws.join("AGENTS.md");
+    let old = cx.text(&path)?;
+    let rest = mdblock::strip_delimited(
+        &mdblock::strip_block(old.as_deref().unwrap_or(""), OS_MARKER),
+        PERSONA_INLINE_START,
+        PERSONA_INLINE_END,
+    );
+    let mut new = mdblock::upsert_top_block(&rest, OS_MARKER, rules);
+    if let Some(soul) = cx.text(&ws.join("SOUL.md"))? {
+        let name = cx
+            .text(&ws.join("IDENTITY.md"))?
+            .and_then(|t| identity_name(&t));
+        let body = persona_inline_body(&soul, name.as_deref(), brand);
+        new = mdblock::upsert_top_delimited(&new, PERSONA_INLINE_START, PERSONA_INLINE_END, &body);
+    }
+    write_md(
+        cx,
+        &path,
+        old.as_deref(),
+        &new,
+        "OS rules and persona inline blocks",
+    )
+}
+
+/// The persona inline block's body.
+pub fn persona_inline_body(soul: &str, name: Option<&str>, brand: &str) -> String {
+    const CAP: usize = 20_000;
+    let soul = unwrap_os_block(soul);
+    let mut soul = soul.trim().to_string();
+    if soul.len() > CAP {
+        let mut cut = CAP;
+        while !soul.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        soul.truncate(cut);
+        soul.push_str("\n\n_(persona truncated at 20000 bytes — the full text lives in SOUL.md)_");
+    }
+    let mut body = format!(
+        "# Who you are (MANDATORY)\n\nEmbody this persona in EVERY reply, on every channel. This is your identity — never introduce yourself as \"{brand}\".\n"
+    );
+    if let Some(name) = name {
+        body.push_str(&format!("\nYour name is **{name}**.\n"));
+    }
+    body.push('\n');
+    body.push_str(&soul);
+    body
+}
+
+/// SOUL.md with its OS block's marker and end lines dropped (the body kept in place).
+fn unwrap_os_block(soul: &str) -> String {
+    let Some(range) = mdblock::find_block(soul, OS_MARKER) else {
+        return soul.to_string();
+    };
+    let block = &soul[range.clone()];
+    let body: Vec<&str> = block
+        .lines()
+        .skip(1)
+        .take_while(|l| l.trim_end() != "---")
+        .collect();
+    format!(
+        "{}{}\n{}",
+        &soul[..range.start],
+        body.join("\n"),
+        &soul[range.end..]
+    )
+}
+
+/// The `**Name:**` of an IDENTITY.md (an unfilled `_(…)_` placeholder is no name).
+pub fn identity_name(text: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let lower = line.to_ascii_lowercase();
+        let at = lower.find("**name:**")?;
+        let value = line[at + "**name:**".len()..].trim();
+        (!value.is_empty() && !value.starts_with("_(") && !value.starts_with("*("))
+            .then(|| value.to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOUL: &str = "You are a lamp.";
+
+    #[test]
+    fn a_default_soul_is_discarded_but_its_personal_section_kept() {
+        let openclaw_default =
+            "# SOUL.md - Who You Are\n\nBe helpful.\n\n## Personal\n\nI like tea.\n";
+        let out = upsert_soul(openclaw_default, SOUL, DEFAULT_SOUL);
+        assert_eq!(
+            out,
+            "<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\n## Personal\n\nI like tea.\n"
+        );
+        let hermes_default = "You are Hermes Agent, built by Nous Research. Be nice.\n";
+        let out = upsert_soul(hermes_default, SOUL, HERMES_DEFAULT_SOUL);
+        assert_eq!(
+            out,
+            format!("<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\n{PERSONAL_SEED}")
+        );
+        // the same prose is owner text for a runtime that does not seed it
+        let out = upsert_soul(hermes_default, SOUL, DEFAULT_SOUL);
+        assert!(out.ends_with(hermes_default));
+        assert_eq!(upsert_soul(&out, SOUL, DEFAULT_SOUL), out);
+    }
+
+    #[test]
+    fn owner_text_stays_and_the_block_moves_to_the_top() {
+        let text = "My notes.\n\n<!-- OS DO NOT REMOVE -->\nold soul\n---\n\nMore notes.\n";
+        let out = upsert_soul(text, SOUL, DEFAULT_SOUL);
+        assert_eq!(
+            out,
+            "<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\nMy notes.\n\nMore notes.\n"
+        );
+        assert_eq!(upsert_soul(&out, SOUL, DEFAULT_SOUL), out);
+    }
+
+    #[test]
+    fn hermes_rule_blocks_are_stripped_and_the_persona_kept() {
+        let text = "<!-- OS DO NOT REMOVE -->\npersona\n---\n\n<!-- OS DO NOT REMOVE -->\n**Skill priority (MANDATORY):** rules\n---\n\n<!-- OS HERMES SKILL PRIORITY -->\nold rules\n---\nOwner.\n";
+        assert_eq!(
+            strip_hermes_rules(text),
+            "<!-- OS DO NOT REMOVE -->\npersona\n---\n\nOwner.\n"
+        );
+        assert_eq!(strip_hermes_rules("plain\n"), "plain\n");
+    }
+
+    #[test]
+    fn the_persona_inline_body_carries_soul_and_name() {
+        let soul = "<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\n## Personal\n\nTea.\n";
+        let body = persona_inline_body(soul, Some("Lumi"), "Codex");
+        assert_eq!(
+            body,
+            "# Who you are (MANDATORY)\n\nEmbody this persona in EVERY reply, on every channel. This is your identity — never introduce yourself as \"Codex\".\n\nYour name is **Lumi**.\n\nYou are a lamp.\n\n## Personal\n\nTea."
+        );
+        assert!(!body.contains(OS_MARKER));
+        let long = "é".repeat(15_000);
+        assert!(persona_inline_body(&long, None, "OpenCode").contains("truncated at 20000 bytes"));
+        assert_eq!(identity_name("- **Name:** Lumi\n"), Some("Lumi".into()));
+        assert_eq!(identity_name("- **Name:** _(pick one)_\n"), None);
+        assert_eq!(identity_name("- **Vibe:** warm\n"), None);
+    }
+
+    #[test]
+    fn blocks_fill_their_placeholders() {
+        let hb = heartbeat("skip this step", false, OPENCLAW_HEARTBEAT_ENDING);
+        assert!(hb.contains("Nothing missing → skip this step."));
+        assert!(hb.trim_end().ends_with("to the owner's chat."));
+        assert!(!hb.contains("${"));
+        let hb = heartbeat("skip silently", true, "");
+        assert!(hb.contains("(\"call me Ms Lee\"). If they have not said"));
+        for body in [
+            OPENCLAW_AGENTS,
+            PICOCLAW_AGENTS,
+            HERMES_AGENTS,
+            BRIDGE_AGENTS,
+            CLAUDE_MD,
+        ] {
+            assert!(
+                !body.lines().any(|l| l.trim() == "---"),
+                "a block body must not hold its end line"
+            );
+        }
+    }
+}
