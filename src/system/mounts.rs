@@ -1,4 +1,4 @@
-//! The mount table, as the list of mount points a reset must not remove or reach into.
+//! The mount table: every mount point, which a factory reset must not remove or reach into.
 //!
 //! Read from `/proc/self/mountinfo`, which lists bind mounts too (a bind mount of a folder on
 //! the same filesystem has the same device id as its parent, so comparing device ids alone would
