@@ -43,6 +43,8 @@ complete -c osctl -n "__fish_osctl_needs_command" -f -a "reconcile" -d 'Carry pe
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "presync" -d 'Heal a runtime\'s native configuration before it starts (systemd `ExecStartPre=`, the switch, the `runtime-<rt>-presync` hook): LLM wiring per `llm_config_mode`, gateway and local tokens, channel credentials, the OS blocks of its prompt files, one-time steps. Keys osctl does not own are kept; a second run changes nothing'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "migrate" -d 'Carry the owner\'s persona and memory (SOUL.md, identity, MEMORY.md with the daily notes, KNOWLEDGE.md, USER.md) from one runtime\'s files into another\'s, backing up every file it replaces. Runtime-only files (AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/) stay'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "reset" -d 'Factory-reset the agent side of the device: the active runtime\'s own state, the device\'s config, users and Wi-Fi, and every copy of the owner\'s persona in every runtime\'s tree (backups and AGENTS.md inline blocks included). It shows the plan and asks first; without a terminal it needs --yes'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "mcp" -d 'MCP servers of a runtime, in its own file: add, remove, list'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "channel" -d 'Messaging channels: add, remove, list'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "skills" -d 'Keep the runtime\'s skills in step with the skills CDN: download, verify, install and prune capability-gated skills (and openclaw\'s OS hooks)'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -159,6 +161,161 @@ complete -c osctl -n "__fish_osctl_using_subcommand reset" -s v -l verbose -d 'S
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header K=V]...` (a remote one)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l url -d 'A remote server\'s URL' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l transport -d 'The remote protocol' -r -f -a "http\t'Streamable HTTP (`type: "http"`), what every runtime speaks'
+sse\t'Server-sent events (`type: "sse"`), the older transport'"
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header -d 'A header of a remote server, `K=V` (or `K: V`); repeatable' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header-file -d 'Headers from a file, one `K=V` (or `K: V`) per line; `-` reads standard input' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env -d 'An environment variable of a local server, `K=V`; repeatable' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env-file -d 'Environment variables from a file, one `K=V` per line; `-` reads standard input' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l runtime -d 'The runtime to add it to (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l user-tool -d 'Also record it in config.json `mcp_tools` as a user tool (remote servers only), as the device does: the runtime\'s server is then `tool_NAME`'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l force -d 'Replace an existing server of that name'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l runtime -d 'The runtime to remove it from (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l user-tool -d 'Remove the user tool NAME: its entry in config.json `mcp_tools` and the server `tool_NAME`'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l runtime -d 'The runtime whose servers to list (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header K=V]...` (a remote one)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "remove" -d 'Remove a channel: its credentials leave config.json and every runtime\'s own config'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l token -d 'The bot token (telegram, slack, discord)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l token-file -d 'Read the bot token from a file (its first line); `-` reads standard input' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l user-id -d 'The user allowed to talk to the bot (telegram id, slack/discord user id, whatsapp E.164)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l app-token -d 'Slack\'s app-level token (socket mode)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l app-token-file -d 'Read Slack\'s app-level token from a file; `-` reads standard input' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l signing-secret -d 'Slack\'s signing secret (HTTP mode)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l guild-id -d 'The Discord server (guild) id' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors and warnings on stderr'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove a channel: its credentials leave config.json and every runtime\'s own config'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
 always\t''
@@ -280,17 +437,25 @@ complete -c osctl -n "__fish_osctl_using_subcommand man" -s v -l verbose -d 'Say
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "switch" -d 'Switch the active runtime: install it when needed, start its unit and require it to stay up, stop the old one, then record it in config.json (the commit point) and reconcile. Any failure before the commit point rolls back (exit 4; 5 when the rollback is incomplete)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "reconcile" -d 'Carry persona, LLM config, channels and MCP servers over to the active runtime after a switch; each step is guarded by its marker, so a failed step is retried by the next run'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "presync" -d 'Heal a runtime\'s native configuration before it starts (systemd `ExecStartPre=`, the switch, the `runtime-<rt>-presync` hook): LLM wiring per `llm_config_mode`, gateway and local tokens, channel credentials, the OS blocks of its prompt files, one-time steps. Keys osctl does not own are kept; a second run changes nothing'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "migrate" -d 'Carry the owner\'s persona and memory (SOUL.md, identity, MEMORY.md with the daily notes, KNOWLEDGE.md, USER.md) from one runtime\'s files into another\'s, backing up every file it replaces. Runtime-only files (AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/) stay'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "reset" -d 'Factory-reset the agent side of the device: the active runtime\'s own state, the device\'s config, users and Wi-Fi, and every copy of the owner\'s persona in every runtime\'s tree (backups and AGENTS.md inline blocks included). It shows the plan and asks first; without a terminal it needs --yes'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "skills" -d 'Keep the runtime\'s skills in step with the skills CDN: download, verify, install and prune capability-gated skills (and openclaw\'s OS hooks)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset recover skills completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "status" -d 'Show which runtime is active and why, and the state of every runtime'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "switch" -d 'Switch the active runtime: install it when needed, start its unit and require it to stay up, stop the old one, then record it in config.json (the commit point) and reconcile. Any failure before the commit point rolls back (exit 4; 5 when the rollback is incomplete)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "reconcile" -d 'Carry persona, LLM config, channels and MCP servers over to the active runtime after a switch; each step is guarded by its marker, so a failed step is retried by the next run'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "presync" -d 'Heal a runtime\'s native configuration before it starts (systemd `ExecStartPre=`, the switch, the `runtime-<rt>-presync` hook): LLM wiring per `llm_config_mode`, gateway and local tokens, channel credentials, the OS blocks of its prompt files, one-time steps. Keys osctl does not own are kept; a second run changes nothing'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "migrate" -d 'Carry the owner\'s persona and memory (SOUL.md, identity, MEMORY.md with the daily notes, KNOWLEDGE.md, USER.md) from one runtime\'s files into another\'s, backing up every file it replaces. Runtime-only files (AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/) stay'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "reset" -d 'Factory-reset the agent side of the device: the active runtime\'s own state, the device\'s config, users and Wi-Fi, and every copy of the owner\'s persona in every runtime\'s tree (backups and AGENTS.md inline blocks included). It shows the plan and asks first; without a terminal it needs --yes'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "mcp" -d 'MCP servers of a runtime, in its own file: add, remove, list'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "channel" -d 'Messaging channels: add, remove, list'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "recover" -d 'Restore what interrupted runs left behind, from their journals (every run that changes the device also does this first)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "skills" -d 'Keep the runtime\'s skills in step with the skills CDN: download, verify, install and prune capability-gated skills (and openclaw\'s OS hooks)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset mcp channel recover skills completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header K=V]...` (a remote one)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "remove" -d 'Remove a channel: its credentials leave config.json and every runtime\'s own config'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "sync" -d 'One pass of the skill watcher: fetch the skills metadata (verified when bootstrap.json has a signing key), install every supported skill whose version changed, prune unsupported ones, refresh openclaw\'s OS hooks, and tell the agent what changed'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "list" -d 'List the runtime\'s skills: version, whether the device supports it, folder hash'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "verify" -d 'Recompute the hashes of the skills osctl installed and report drift (exit 3 when a folder was changed or removed since)'

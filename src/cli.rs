@@ -130,6 +130,14 @@ pub enum Command {
     /// a terminal it needs --yes.
     Reset(ResetArgs),
 
+    /// MCP servers of a runtime, in its own file: add, remove, list.
+    #[command(subcommand)]
+    Mcp(crate::commands::mcp::McpCommand),
+
+    /// Messaging channels: add, remove, list.
+    #[command(subcommand)]
+    Channel(crate::commands::channel::ChannelCommand),
+
     /// Restore what interrupted runs left behind, from their journals (every run that changes
     /// the device also does this first).
     Recover,

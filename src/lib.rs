@@ -21,10 +21,13 @@
 //! - [`reset`]: the factory reset planner.
 //! - [`format`](mod@format): format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
+//! - [`channel`]: messaging channels: capability gate, credentials, apply.
+//! - [`mcp`]: MCP servers: the canonical entry and each runtime's native form.
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes, HTTP).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 
 pub mod apply;
+pub mod channel;
 pub mod cli;
 pub mod clock;
 pub mod commands;
@@ -32,6 +35,7 @@ pub mod device;
 pub mod error;
 pub mod fault;
 pub mod format;
+pub mod mcp;
 pub mod output;
 pub mod persona;
 pub mod plan;

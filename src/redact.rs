@@ -210,6 +210,22 @@ fn redact_line(line: &str) -> String {
                 let i_end = i.min(bytes.len());
                 mask_value(&mut out, &line[vstart..i_end]);
                 i = i_end;
+            } else if bytes.get(i) == Some(&b'\\')
+                && matches!(bytes.get(i + 1), Some(b'"') | Some(b'\''))
+            {
+                // A quoted value inside a JSON string (a diff line of a TOML or YAML file in
+                // `--json` output: `Authorization = \"secret\"`): mask up to the escaped
+                // closing quote, so the escaping, and with it the JSON, stays whole.
+                let q = bytes[i + 1];
+                out.push_str(&line[i..i + 2]);
+                i += 2;
+                let vstart = i;
+                while i < bytes.len() && !(bytes[i] == b'\\' && bytes.get(i + 1) == Some(&q)) {
+                    i += utf8_len(bytes[i]);
+                }
+                let i_end = i.min(bytes.len());
+                mask_value(&mut out, &line[vstart..i_end]);
+                i = i_end;
             } else if bytes.get(i) == Some(&b'[') || bytes.get(i) == Some(&b'{') {
                 // A list or map of secrets (`api_keys: [..]`): the key-net masks each item.
                 continue;
@@ -313,6 +329,11 @@ mod tests {
             "headers: {Authorization: \"Bearer abc…wxyz\"}"
         );
         assert_eq!(redact("-H 'Bearer tok123'"), "-H 'Bearer ***'");
+        // Inside a JSON string (a TOML diff line in --json output) the escaping survives.
+        assert_eq!(
+            redact(r#""+h = { Authorization = \"Bearer abcdefghijklmnopqrstuvwxyz\" }\n""#),
+            r#""+h = { Authorization = \"Bearer abc…wxyz\" }\n""#
+        );
     }
 
     #[test]

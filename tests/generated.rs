@@ -1,4 +1,5 @@
-//! The committed completions and man page must match what the clap types generate now.
+//! The committed completions and man page must match what the clap types generate now, and the
+//! README quick start must show the golden output of its command.
 //! Regenerate with `OSCTL_BLESS=1 cargo test --test generated`.
 
 use std::path::Path;
@@ -40,5 +41,23 @@ fn completions_and_man_page_are_fresh() {
     assert!(
         stale.is_empty(),
         "stale generated files: {stale:?}; run `OSCTL_BLESS=1 cargo test --test generated` and commit them"
+    );
+}
+
+/// The README's quick start shows the golden case's output, so the first thing a reader runs
+/// prints what the README says.
+#[test]
+fn the_readme_quick_start_is_the_golden_output() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let golden =
+        std::fs::read_to_string(repo.join("tests/cli/status/sample-device/stdout")).unwrap();
+    let prompt = "$ cargo run -q -- --root examples/device status\n";
+    let start = readme.find(prompt).expect("the quick start command") + prompt.len();
+    let end = start + readme[start..].find("```").expect("the end of the block");
+    assert_eq!(
+        &readme[start..end],
+        golden,
+        "README quick start differs from tests/cli/status/sample-device/stdout"
     );
 }

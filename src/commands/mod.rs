@@ -2,7 +2,9 @@
 //! hands it to [`Ctx::finish`], which prints it (`--dry-run`), counts it (`--check`) or applies
 //! it. The logic lives in `device/`, `runtime/`, `persona/` and `plan/`.
 
+pub mod channel;
 mod completions;
+pub mod mcp;
 mod migrate;
 mod presync;
 mod reconcile;
@@ -200,6 +202,8 @@ pub fn name(command: &Command) -> &'static str {
         Command::Switch(_) => "switch",
         Command::Reset(_) => "reset",
         Command::Skills(cmd) => skills::name(cmd),
+        Command::Mcp(cmd) => mcp::name(cmd),
+        Command::Channel(cmd) => channel::name(cmd),
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
@@ -221,6 +225,8 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Switch(args) => switch::run(ctx, args),
         Command::Reset(args) => reset::run(ctx, args),
         Command::Skills(cmd) => skills::run(ctx, cmd),
+        Command::Mcp(cmd) => mcp::run(ctx, cmd),
+        Command::Channel(cmd) => channel::run(ctx, cmd),
         Command::Completions(_) | Command::Man => dispatch_without_device(cli),
     }
 }

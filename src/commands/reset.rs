@@ -23,7 +23,7 @@ use crate::system::services::Ran;
 pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     let _lock = ctx.lock()?;
     let device = reset::load_device(&ctx.fs, &ctx.env)?;
-    let mounts = reset::mounts::read()?;
+    let mounts = crate::system::mounts::read()?;
     let input = Input {
         device: &device,
         active: device.active()?,

@@ -38,6 +38,12 @@ impl Device {
     /// Reads config.json (required), the image default and the robot profile.
     pub fn load(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
         let config = DeviceConfig::load(fs, &env.config_json())?;
+        Self::with_config(fs, env, config)
+    }
+
+    /// Reads the image default and the robot profile around an already-read config.json (a
+    /// caller that accepts a missing config.json, like factory reset, passes an empty one).
+    pub fn with_config(fs: &RootFs, env: &DeviceEnv, config: DeviceConfig) -> Result<Device> {
         let image_default = fs.read_text(&env.default_agent_file())?;
         let device_type = env
             .device_type()

@@ -304,6 +304,63 @@ pub fn identity_name(text: &str) -> Option<String> {
     })
 }
 
+/// What differs between the bridge runtimes' OS blocks (codex, opencode): the rest of their boot
+/// onboarding is one piece, [`bridge_onboarding`].
+pub struct Bridge<'a> {
+    /// The CLI's command name and product name, as the blocks tell the agent.
+    pub cli: &'a str,
+    pub brand: &'a str,
+    /// Where the runtime lists its MCP servers, for the AGENTS.md block.
+    pub mcp_list: &'a str,
+    /// The scheduled-tasks rule (a template with `${SKILLS_DIR}`), empty when the runtime has none.
+    pub schedule: &'a str,
+    /// Whether the heartbeat block carries the honorifics rule.
+    pub honorifics: bool,
+    /// The AGENTS.md the CLI loads in every session, whatever the folder.
+    pub user_agents: &'a DevPath,
+}
+
+/// The bridge runtimes' boot onboarding: KNOWLEDGE.md seed, SOUL.md block, workspace AGENTS.md
+/// (device block and persona inline), HEARTBEAT.md block and the CLI's session-wide AGENTS.md.
+pub fn bridge_onboarding(
+    cx: &mut Cx<'_, '_>,
+    ws: &DevPath,
+    skills: &DevPath,
+    b: &Bridge<'_>,
+) -> Result<()> {
+    let skills_dir = skills.to_string();
+    let connectors = connectors_dir(cx);
+    let schedule = fill(b.schedule, &[("SKILLS_DIR", skills_dir.as_str())]);
+    let vars = [
+        ("SKILLS_DIR", skills_dir.as_str()),
+        ("CONNECTORS_DIR", connectors.as_str()),
+        ("CLI", b.cli),
+        ("BRAND", b.brand),
+        ("SCHEDULE", schedule.as_str()),
+        ("MCP_LIST", b.mcp_list),
+    ];
+    cx.seed(
+        &ws.join("KNOWLEDGE.md"),
+        KNOWLEDGE_SEED,
+        "seed KNOWLEDGE.md",
+    )?;
+    let soul = device_soul(cx)?;
+    ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref(), DEFAULT_SOUL)?;
+    let agents = fill(BRIDGE_AGENTS, &vars);
+    ensure_agents_with_persona(cx, ws, &agents, b.brand)?;
+    let heartbeat = heartbeat("skip silently", b.honorifics, "");
+    ensure_block(
+        cx,
+        &ws.join("HEARTBEAT.md"),
+        &heartbeat,
+        None,
+        true,
+        "OS heartbeat block",
+    )?;
+    let user = fill(USER_AGENTS, &vars);
+    ensure_block(cx, b.user_agents, &user, None, true, "OS device block")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,8 +6,8 @@
 //! Unlike upstream, which regenerates the head of config.toml, osctl sets the keys it owns in
 //! place: `[mcp_servers.*]` tables, comments and every other key stay where they are.
 
-use super::blocks::{self, BRIDGE_AGENTS, DEFAULT_SOUL, USER_AGENTS};
-use super::core::{Cx, fill};
+use super::blocks;
+use super::core::Cx;
 use super::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, with_v1};
 use crate::device::config::LlmMode;
 use crate::error::Result;
@@ -85,42 +85,14 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         return Ok(());
     }
     super::profile_snippet(cx)?;
-    let skills_dir = skills.to_string();
-    let connectors = blocks::connectors_dir(cx);
-    let vars = [
-        ("SKILLS_DIR", skills_dir.as_str()),
-        ("CONNECTORS_DIR", connectors.as_str()),
-        ("CLI", "codex"),
-        ("BRAND", "Codex"),
-        ("SCHEDULE", ""),
-        ("MCP_LIST", "`config.toml`/`mcp_servers`"),
-    ];
-    cx.seed(
-        &ws.join("KNOWLEDGE.md"),
-        blocks::KNOWLEDGE_SEED,
-        "seed KNOWLEDGE.md",
-    )?;
-    let soul = blocks::device_soul(cx)?;
-    blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref(), DEFAULT_SOUL)?;
-    let agents = fill(BRIDGE_AGENTS, &vars);
-    blocks::ensure_agents_with_persona(cx, &ws, &agents, "Codex")?;
-    let heartbeat = blocks::heartbeat("skip silently", false, "");
-    blocks::ensure_block(
-        cx,
-        &ws.join("HEARTBEAT.md"),
-        &heartbeat,
-        None,
-        true,
-        "OS heartbeat block",
-    )?;
     // codex loads $CODEX_HOME/AGENTS.md in every session, whatever the folder.
-    let user = fill(USER_AGENTS, &vars);
-    blocks::ensure_block(
-        cx,
-        &home.join("AGENTS.md"),
-        &user,
-        None,
-        true,
-        "OS device block",
-    )
+    let bridge = blocks::Bridge {
+        cli: "codex",
+        brand: "Codex",
+        mcp_list: "`config.toml`/`mcp_servers`",
+        schedule: "",
+        honorifics: false,
+        user_agents: &home.join("AGENTS.md"),
+    };
+    blocks::bridge_onboarding(cx, &ws, &skills, &bridge)
 }

@@ -7,8 +7,8 @@
 //! sets the keys it owns in place (everything else survives, comments included) and leaves the
 //! provider, model and key alone in `runtime` mode.
 
-use super::blocks::{self, BRIDGE_AGENTS, DEFAULT_SOUL, USER_AGENTS};
-use super::core::{Cx, fill};
+use super::blocks;
+use super::core::Cx;
 use super::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
 use crate::error::Result;
 use crate::runtime::Format;
@@ -78,43 +78,14 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         return Ok(());
     }
     super::profile_snippet(cx)?;
-    let skills_dir = skills.to_string();
-    let connectors = blocks::connectors_dir(cx);
-    let schedule = fill(SCHEDULE, &[("SKILLS_DIR", skills_dir.as_str())]);
-    let vars = [
-        ("SKILLS_DIR", skills_dir.as_str()),
-        ("CONNECTORS_DIR", connectors.as_str()),
-        ("CLI", "opencode"),
-        ("BRAND", "OpenCode"),
-        ("SCHEDULE", schedule.as_str()),
-        ("MCP_LIST", "The `mcp` block in `opencode.json`"),
-    ];
-    cx.seed(
-        &ws.join("KNOWLEDGE.md"),
-        blocks::KNOWLEDGE_SEED,
-        "seed KNOWLEDGE.md",
-    )?;
-    let soul = blocks::device_soul(cx)?;
-    blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref(), DEFAULT_SOUL)?;
-    let agents = fill(BRIDGE_AGENTS, &vars);
-    blocks::ensure_agents_with_persona(cx, &ws, &agents, "OpenCode")?;
-    let heartbeat = blocks::heartbeat("skip silently", true, "");
-    blocks::ensure_block(
-        cx,
-        &ws.join("HEARTBEAT.md"),
-        &heartbeat,
-        None,
-        true,
-        "OS heartbeat block",
-    )?;
     // opencode loads ~/.config/opencode/AGENTS.md in every session, whatever the folder.
-    let user = fill(USER_AGENTS, &vars);
-    blocks::ensure_block(
-        cx,
-        &xdg.join("AGENTS.md"),
-        &user,
-        None,
-        true,
-        "OS device block",
-    )
+    let bridge = blocks::Bridge {
+        cli: "opencode",
+        brand: "OpenCode",
+        mcp_list: "The `mcp` block in `opencode.json`",
+        schedule: SCHEDULE,
+        honorifics: true,
+        user_agents: &xdg.join("AGENTS.md"),
+    };
+    blocks::bridge_onboarding(cx, &ws, &skills, &bridge)
 }

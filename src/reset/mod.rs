@@ -24,7 +24,6 @@
 //! whole folder by listing it do not list through a symlinked folder.
 
 pub mod guard;
-pub mod mounts;
 pub mod render;
 
 use std::path::PathBuf;
@@ -33,7 +32,6 @@ use crate::apply::lock::STATE_DIR;
 use crate::device::Device;
 use crate::device::config::DeviceConfig;
 use crate::device::paths::{DeviceEnv, Layout};
-use crate::device::robot::RobotProfile;
 use crate::error::Result;
 use crate::format::mdblock::{
     PERSONA_INLINE_END, PERSONA_INLINE_START, find_delimited, strip_delimited,
@@ -110,20 +108,7 @@ pub fn load_device(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
         Some(c) => c,
         None => DeviceConfig::parse(path, "{}".to_string())?,
     };
-    let image_default = fs.read_text(&env.default_agent_file())?;
-    let device_type = env
-        .device_type()
-        .or(config.device_type())
-        .map(str::to_string);
-    let robot = RobotProfile::load(fs, &env.devices_dir(), device_type.as_deref())?;
-    let layout = Layout::new(env, config.opt("openclaw_config_dir"));
-    Ok(Device {
-        env: env.clone(),
-        config,
-        layout,
-        image_default,
-        robot,
-    })
+    Device::with_config(fs, env, config)
 }
 
 /// Plans a reset. Refusals (a mount point in the way, a kept path that a rule would remove)

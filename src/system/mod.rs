@@ -6,6 +6,7 @@
 
 pub mod fs;
 pub mod http;
+pub mod mounts;
 pub mod path;
 pub mod process;
 pub mod services;

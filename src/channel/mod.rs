@@ -1,0 +1,414 @@
+//! Messaging channels (spec sections 8.1 and 8.2): the capability gate, the credential fields of
+//! config.json, and what applying a channel to a runtime means.
+//!
+//! A runtime declares the channels it can run ([`crate::runtime::Runtime::channels`], upstream's
+//! `SupportedChannels`). `channel add` checks that first and refuses an unsupported channel
+//! before config.json is touched (`channel_not_supported`), then checks the credentials
+//! (`channel_credentials_missing`), persists them in config.json, and applies them:
+//!
+//! - where the runtime runs the channel itself (openclaw's `channels.*`, hermes' `.env`) the
+//!   native config is presync's to write, from config.json: the add plans presync inside its own
+//!   plan, after the config.json edit, so presync reads the new credentials through the draft;
+//!   openclaw's slack/discord/whatsapp plugins are installed on demand, as upstream's
+//!   `ensureChannelPlugin` does;
+//! - where the device runs it (the os-server loops of codex, claudecode and opencode, and
+//!   picoclaw's telegram, which read config.json live) there is nothing to write: an honest
+//!   success with nothing applied.
+//!
+//! The runtime's unit is restarted (if running) only when its native files changed.
+//! [`native`] removes a channel's credentials from the runtimes' own files on `channel remove`,
+//! which presync, filling in only what config.json holds, never does.
+
+pub mod native;
+
+use serde_json::Value;
+
+use crate::device::Device;
+use crate::device::config::{self, channel_fields};
+use crate::error::{Error, Result};
+use crate::format::doc::Doc;
+use crate::plan::{CommandAction, Draft, FileState, ServiceAction};
+use crate::presync;
+use crate::runtime::{Channel, Runtime, RuntimeId, install};
+use crate::system::path::DevPath;
+
+/// Who runs a channel on a runtime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Owner {
+    /// The runtime, from its own config (written by presync).
+    Runtime,
+    /// The device's own loop, which reads config.json: nothing to write in the runtime.
+    Device,
+}
+
+/// Who runs `ch` on `rt` (spec section 8.1 "Per-runtime apply").
+pub fn owner(rt: RuntimeId, _ch: Channel) -> Owner {
+    match rt {
+        RuntimeId::Openclaw | RuntimeId::Hermes => Owner::Runtime,
+        // picoclaw runs only telegram, through the device's loop (its AddChannel is a no-op);
+        // codex, claudecode and opencode run every channel through os-server's loops.
+        RuntimeId::Picoclaw | RuntimeId::Codex | RuntimeId::Claudecode | RuntimeId::Opencode => {
+            Owner::Device
+        }
+    }
+}
+
+/// The capability gate: `channel_not_supported` (exit 1) for a channel `rt` cannot run.
+pub fn gate(rt: &Runtime, ch: Channel) -> Result<()> {
+    if rt.supports(ch) {
+        return Ok(());
+    }
+    let can: Vec<&str> = rt.channels.iter().map(|c| c.as_str()).collect();
+    Err(Error::input(
+        "channel_not_supported",
+        format!("{} cannot run the {ch} channel", rt.name),
+    )
+    .hint(format!(
+        "{} runs: {}; nothing was written to config.json",
+        rt.name,
+        can.join(", ")
+    )))
+}
+
+/// The credentials given to `channel add`.
+#[derive(Clone, Debug, Default)]
+pub struct Creds {
+    /// The bot token (telegram, slack, discord).
+    pub token: Option<String>,
+    pub user_id: Option<String>,
+    /// Slack socket mode.
+    pub app_token: Option<String>,
+    /// Slack HTTP mode.
+    pub signing_secret: Option<String>,
+    /// Discord.
+    pub guild_id: Option<String>,
+}
+
+fn given(v: &Option<String>) -> bool {
+    v.as_deref().is_some_and(|s| !s.trim().is_empty())
+}
+
+/// Upstream's `ValidateChannel`: `channel_credentials_missing` names the missing options.
+pub fn validate(ch: Channel, c: &Creds) -> Result<()> {
+    let mut missing = Vec::new();
+    let mut need = |ok: bool, flag: &'static str| {
+        if !ok {
+            missing.push(flag);
+        }
+    };
+    match ch {
+        Channel::Telegram => {
+            need(given(&c.token), "--token");
+            need(given(&c.user_id), "--user-id");
+        }
+        Channel::Slack => {
+            need(given(&c.token), "--token");
+            need(
+                given(&c.app_token) || given(&c.signing_secret),
+                "--app-token (socket mode) or --signing-secret (HTTP mode)",
+            );
+        }
+        Channel::Discord => {
+            need(given(&c.token), "--token");
+            need(given(&c.guild_id), "--guild-id");
+            need(given(&c.user_id), "--user-id");
+        }
+        Channel::Whatsapp => need(given(&c.user_id), "--user-id"),
+        Channel::Imessage => {
+            return Err(Error::input(
+                "channel_not_addable",
+                "osctl channel add does not set up imessage (BlueBubbles): set the bluebubbles_* fields of config.json",
+            ));
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Error::input(
+        "channel_credentials_missing",
+        format!("the {ch} channel needs {}", missing.join(", ")),
+    )
+    .hint("nothing was written; --token-file FILE (or - for standard input) keeps a token off the command line"))
+}
+
+/// The config.json edits that persist `c` for `ch`: every credential field of the channel is
+/// set (an option not given clears its field, as upstream's `AddChannel` overwrites them), and
+/// `channel` names it.
+fn persist_edits(ch: Channel, c: &Creds) -> Vec<(&'static str, Option<Value>)> {
+    let v = |o: &Option<String>| Some(Value::from(o.as_deref().unwrap_or("").trim()));
+    let mut edits: Vec<(&'static str, Option<Value>)> = match ch {
+        Channel::Telegram => vec![
+            ("telegram_bot_token", v(&c.token)),
+            ("telegram_user_id", v(&c.user_id)),
+        ],
+        Channel::Slack => vec![
+            ("slack_bot_token", v(&c.token)),
+            ("slack_app_token", v(&c.app_token)),
+            ("slack_user_id", v(&c.user_id)),
+        ],
+        Channel::Discord => vec![
+            ("discord_bot_token", v(&c.token)),
+            ("discord_guild_id", v(&c.guild_id)),
+            ("discord_user_id", v(&c.user_id)),
+        ],
+        Channel::Whatsapp => vec![("whatsapp_user_id", v(&c.user_id))],
+        Channel::Imessage => Vec::new(),
+    };
+    edits.push(("channel", Some(Value::from(ch.as_str()))));
+    edits
+}
+
+/// What `channel add` / `channel remove` did.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Applied {
+    pub runtime: RuntimeId,
+    pub channel: Channel,
+    pub owner: Owner,
+    /// Whether the runtime's own files change.
+    pub native_changed: bool,
+    /// What was done in the runtime, in a few words.
+    pub detail: String,
+}
+
+/// Plans `channel add`: gate, validate, persist, apply.
+pub fn plan_add(
+    draft: &mut Draft<'_>,
+    device: &Device,
+    rt: RuntimeId,
+    ch: Channel,
+    c: &Creds,
+) -> Result<Applied> {
+    let spec = rt.spec();
+    gate(spec, ch)?;
+    validate(ch, c)?;
+    for secret in [&c.token, &c.app_token, &c.signing_secret]
+        .into_iter()
+        .flatten()
+    {
+        crate::redact::register(secret);
+    }
+    if ch == Channel::Slack
+        && given(&c.signing_secret)
+        && !given(&c.app_token)
+        && device.config.opt("llm_api_key") != c.signing_secret.as_deref().map(str::trim)
+    {
+        draft.warn(
+            "config.json has no field for Slack's signing secret, so the one given is not stored; the device signs Slack's HTTP mode with llm_api_key, as upstream's channel refresh does",
+        );
+    }
+    let config_path = device.env.config_json();
+    config::edit(
+        draft,
+        &config_path,
+        &persist_edits(ch, c),
+        &format!("channel add {ch}"),
+    )?;
+    let native_changed = apply(draft, device, rt, &[ch])?;
+    Ok(Applied {
+        runtime: rt,
+        channel: ch,
+        owner: owner(rt, ch),
+        native_changed,
+        detail: applied_detail(rt, ch, native_changed),
+    })
+}
+
+/// Applies the channels config.json holds to `rt` (presync, once, where the runtime runs any of
+/// `channels` itself; openclaw's plugins), and plans the restart when the runtime's files
+/// changed. Returns whether they changed.
+pub fn apply(
+    draft: &mut Draft<'_>,
+    device: &Device,
+    rt: RuntimeId,
+    channels: &[Channel],
+) -> Result<bool> {
+    if !channels.iter().any(|c| owner(rt, *c) == Owner::Runtime) {
+        return Ok(false);
+    }
+    let before = native_state(draft, device);
+    if rt == RuntimeId::Openclaw {
+        for ch in channels {
+            if matches!(ch, Channel::Slack | Channel::Discord | Channel::Whatsapp) {
+                plan_openclaw_plugin(draft, device, *ch)?;
+            }
+        }
+    }
+    presync::plan(draft, device, rt)?;
+    let changed = native_state(draft, device) != before;
+    if changed {
+        restart(draft, rt)?;
+    }
+    Ok(changed)
+}
+
+/// The words for what applying `ch` to `rt` did.
+fn applied_detail(rt: RuntimeId, ch: Channel, changed: bool) -> String {
+    match (owner(rt, ch), changed) {
+        (Owner::Device, _) => format!(
+            "{rt} runs {ch} through the device's own loop, which reads config.json: nothing to write in {rt}"
+        ),
+        (Owner::Runtime, true) => format!("{rt} config updated"),
+        (Owner::Runtime, false) => format!("{rt} config already holds it"),
+    }
+}
+
+/// Plans `channel remove`: the credentials leave config.json (and `channels_unsupported`), and
+/// every runtime-owned native form of the channel (see [`native`]).
+pub fn plan_remove(
+    draft: &mut Draft<'_>,
+    device: &Device,
+    rt: RuntimeId,
+    ch: Channel,
+) -> Result<Applied> {
+    let config_path = device.env.config_json();
+    let mut edits: Vec<(&str, Option<Value>)> = Vec::new();
+    for field in channel_fields(ch) {
+        if device.config.fields.contains_key(*field) {
+            edits.push((field, Some(Value::from(""))));
+        }
+    }
+    if device.config.str("channel") == ch.as_str() {
+        edits.push(("channel", Some(Value::from(""))));
+    }
+    let unsupported = device.config.str_list("channels_unsupported");
+    if unsupported.iter().any(|c| c == ch.as_str()) {
+        let kept: Vec<&String> = unsupported.iter().filter(|c| *c != ch.as_str()).collect();
+        // Absent when empty, as upstream saves it (`omitempty`).
+        let list = (!kept.is_empty()).then(|| serde_json::json!(kept));
+        edits.push(("channels_unsupported", list));
+    }
+    config::edit(draft, &config_path, &edits, &format!("channel remove {ch}"))?;
+    let before = native_state(draft, device);
+    let touched = native::plan_remove(draft, device, ch)?;
+    let native_changed = native_state(draft, device) != before;
+    let active_touched = touched.contains(&rt);
+    if active_touched {
+        restart(draft, rt)?;
+    }
+    Ok(Applied {
+        runtime: rt,
+        channel: ch,
+        owner: owner(rt, ch),
+        native_changed,
+        detail: if touched.is_empty() {
+            "no runtime's own config held it".to_string()
+        } else {
+            let names: Vec<&str> = touched.iter().map(|r| r.as_str()).collect();
+            format!("removed from the config of {}", names.join(", "))
+        },
+    })
+}
+
+/// The planned state of every file except config.json (to tell whether the runtime's own files
+/// changed, whatever presync touched).
+fn native_state(draft: &Draft<'_>, device: &Device) -> Vec<(DevPath, FileState)> {
+    let config = device.env.config_json();
+    draft
+        .clone()
+        .finish()
+        .file_changes()
+        .filter(|c| c.path != config)
+        .map(|c| (c.path.clone(), c.after.clone()))
+        .collect()
+}
+
+fn restart(draft: &mut Draft<'_>, rt: RuntimeId) -> Result<()> {
+    let unit = install::unit_name(draft.fs(), rt.spec())?;
+    draft.service(ServiceAction::RestartIfActive(unit));
+    Ok(())
+}
+
+/// openclaw runs slack, discord and whatsapp as npm plugins (`@openclaw/<ch>`): as upstream's
+/// `ensureChannelPlugin` and `AddChannel` do, the plugin is installed when missing and
+/// `plugins.entries.<ch>.enabled` is set, and then presync writes `channels.<ch>` (it writes a
+/// plugin channel only once its entry is there). The install runs before openclaw.json is
+/// written (the plan keeps that order). Its failure (no network) is a warning: the credentials
+/// stay persisted, openclaw accepts the config and says which plugin to install, and the next
+/// add retries.
+fn plan_openclaw_plugin(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<()> {
+    let oc = RuntimeId::Openclaw.spec();
+    let dir = device
+        .layout
+        .path(crate::runtime::Loc::openclaw("extensions"))
+        .join(ch.as_str());
+    if !draft.is_dir(&dir)? {
+        draft.command(CommandAction {
+            argv: vec![
+                "openclaw".into(),
+                "plugins".into(),
+                "install".into(),
+                format!("@openclaw/{ch}"),
+            ],
+            env: vec![("HOME".into(), device.layout.agent_home.to_string())],
+            timeout_secs: 300,
+            optional: true,
+            label: format!("install openclaw's {ch} plugin"),
+        });
+    }
+    let Some(f) = oc.native_file("config") else {
+        return Ok(());
+    };
+    let path = device.layout.path(f.loc);
+    let mut doc = Doc::load(draft, &path, f.format)?;
+    if doc.set(
+        &["plugins", "entries", ch.as_str(), "enabled"],
+        Value::Bool(true),
+    )? {
+        draft.write(
+            &path,
+            doc.text(),
+            Some(0o600),
+            &format!("enable openclaw's {ch} plugin"),
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_unsupported_pair_is_refused() {
+        let mut refused = 0;
+        for rt in crate::runtime::REGISTRY {
+            for ch in [
+                Channel::Telegram,
+                Channel::Slack,
+                Channel::Discord,
+                Channel::Whatsapp,
+            ] {
+                match gate(rt, ch) {
+                    Ok(()) => assert!(rt.supports(ch)),
+                    Err(e) => {
+                        assert_eq!(e.code, "channel_not_supported");
+                        refused += 1;
+                    }
+                }
+            }
+        }
+        // whatsapp: all but openclaw; slack and discord: picoclaw.
+        assert_eq!(refused, 5 + 2);
+    }
+
+    #[test]
+    fn validation_names_what_is_missing() {
+        let c = Creds {
+            token: Some("t".into()),
+            ..Creds::default()
+        };
+        let e = validate(Channel::Discord, &c).unwrap_err();
+        assert_eq!(e.code, "channel_credentials_missing");
+        assert!(e.message.contains("--guild-id, --user-id"), "{}", e.message);
+        let e = validate(Channel::Slack, &c).unwrap_err();
+        assert!(e.message.contains("--app-token"), "{}", e.message);
+        let c = Creds {
+            token: Some("t".into()),
+            signing_secret: Some("s".into()),
+            ..Creds::default()
+        };
+        assert!(validate(Channel::Slack, &c).is_ok());
+        assert!(validate(Channel::Whatsapp, &Creds::default()).is_err());
+    }
+}

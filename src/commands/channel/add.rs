@@ -1,0 +1,67 @@
+//! `osctl channel add`: gate, credentials into config.json, apply to the active runtime.
+
+use serde_json::{Map, json};
+
+use super::AddArgs;
+use crate::channel::{self, Creds};
+use crate::commands::Ctx;
+use crate::commands::mcp::read_input;
+use crate::error::{Error, Exit, Result};
+use crate::plan::Draft;
+use crate::runtime::Channel;
+
+pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
+    let ch: Channel = args.channel.into();
+    let creds = creds(args)?;
+    let _lock = ctx.lock()?;
+    let device = ctx.device()?;
+    let rt = device.active()?;
+    let mut draft = Draft::new(&ctx.fs);
+    let applied = channel::plan_add(&mut draft, &device, rt, ch, &creds)?;
+    ctx.out.status(&format!("{ch} on {rt}: {}", applied.detail));
+    let mut extra = Map::new();
+    extra.insert("applied".into(), json!(applied));
+    ctx.finish("channel add", &draft.finish(), extra)
+}
+
+fn creds(args: &AddArgs) -> Result<Creds> {
+    if args
+        .token_file
+        .as_deref()
+        .is_some_and(|p| p.as_os_str() == "-")
+        && args
+            .app_token_file
+            .as_deref()
+            .is_some_and(|p| p.as_os_str() == "-")
+    {
+        return Err(Error::input(
+            "bad_arguments",
+            "--token-file and --app-token-file cannot both read standard input",
+        ));
+    }
+    let from_file = |path: &Option<std::path::PathBuf>| -> Result<Option<String>> {
+        let Some(path) = path else { return Ok(None) };
+        let (text, origin) = read_input(path)?;
+        let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+        match first {
+            Some(t) => Ok(Some(t.to_string())),
+            None => Err(Error::input(
+                "empty_token_file",
+                format!("{origin} holds no token"),
+            )),
+        }
+    };
+    Ok(Creds {
+        token: match &args.token {
+            Some(t) => Some(t.clone()),
+            None => from_file(&args.token_file)?,
+        },
+        user_id: args.user_id.clone(),
+        app_token: match &args.app_token {
+            Some(t) => Some(t.clone()),
+            None => from_file(&args.app_token_file)?,
+        },
+        signing_secret: args.signing_secret.clone(),
+        guild_id: args.guild_id.clone(),
+    })
+}

@@ -1,0 +1,67 @@
+//! `osctl channel list`: configured channels, what the active runtime can run, who runs them.
+//! Read-only.
+
+use serde_json::{Value, json};
+
+use crate::channel::{self, Owner};
+use crate::commands::Ctx;
+use crate::error::{Exit, Result};
+use crate::runtime::Channel;
+
+pub fn run(ctx: &Ctx) -> Result<Exit> {
+    let device = ctx.device()?;
+    let rt = device.active()?;
+    let spec = rt.spec();
+    let configured = device.config.configured_channels();
+    let unsupported: Vec<Channel> = configured
+        .iter()
+        .copied()
+        .filter(|c| !spec.supports(*c))
+        .collect();
+    let rows: Vec<Value> = configured
+        .iter()
+        .map(|&c| {
+            json!({
+                "channel": c,
+                "supported": spec.supports(c),
+                "run_by": spec.supports(c).then(|| channel::owner(rt, c)),
+            })
+        })
+        .collect();
+    if ctx.json {
+        ctx.out.json_doc(
+            "channel list",
+            json!({
+                "ok": true,
+                "runtime": rt,
+                "configured": rows,
+                "supported": spec.channels,
+                "unsupported": unsupported,
+                "channels_applied_runtime": device.config.opt("channels_applied_runtime"),
+                "channels_unsupported": device.config.str_list("channels_unsupported"),
+            }),
+        );
+        return Ok(Exit::Success);
+    }
+    let mut text = format!("active runtime   {rt}\n");
+    let can: Vec<&str> = spec.channels.iter().map(|c| c.as_str()).collect();
+    text.push_str(&format!("it can run       {}\n", can.join(", ")));
+    if configured.is_empty() {
+        text.push_str("configured       -\n");
+    }
+    for (i, &c) in configured.iter().enumerate() {
+        let label = if i == 0 { "configured" } else { "" };
+        let how = match (spec.supports(c), channel::owner(rt, c)) {
+            (false, _) => format!("not supported by {rt} (credentials kept)"),
+            (true, Owner::Runtime) => format!("run by {rt} from its own config"),
+            (true, Owner::Device) => "run by the device's own loop".to_string(),
+        };
+        text.push_str(&format!("{label:<17}{:<10}{how}\n", c.as_str()));
+    }
+    text.push_str(&format!(
+        "reconciled for   {}\n",
+        device.config.opt("channels_applied_runtime").unwrap_or("-")
+    ));
+    ctx.out.product(&text);
+    Ok(Exit::Success)
+}

@@ -1,0 +1,22 @@
+//! `osctl channel remove`: credentials out of config.json and every runtime's own config.
+
+use serde_json::{Map, json};
+
+use super::RemoveArgs;
+use crate::channel;
+use crate::commands::Ctx;
+use crate::error::{Exit, Result};
+use crate::plan::Draft;
+
+pub fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
+    let ch = args.channel;
+    let _lock = ctx.lock()?;
+    let device = ctx.device()?;
+    let rt = device.active()?;
+    let mut draft = Draft::new(&ctx.fs);
+    let applied = channel::plan_remove(&mut draft, &device, rt, ch)?;
+    ctx.out.status(&format!("{ch}: {}", applied.detail));
+    let mut extra = Map::new();
+    extra.insert("applied".into(), json!(applied));
+    ctx.finish("channel remove", &draft.finish(), extra)
+}

@@ -1,0 +1,144 @@
+//! `osctl mcp add|remove|list`: MCP servers in a runtime's own file. Logic in `mcp/`.
+
+mod add;
+mod list;
+mod remove;
+
+use std::path::PathBuf;
+
+use clap::{ArgGroup, Args, Subcommand};
+
+use super::Ctx;
+use crate::error::{Exit, Result};
+use crate::mcp::Remote;
+use crate::runtime::{RuntimeId, RuntimeParser};
+
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or
+    /// `mcp add NAME --url URL [--header K=V]...` (a remote one).
+    ///
+    /// The entry is written in the runtime's own form (openclaw `mcp.servers`, hermes
+    /// `mcp_servers`, picoclaw `tools.mcp.servers`, codex `[mcp_servers.NAME]`, Claude Code
+    /// `workspace/.mcp.json`, opencode `mcp`); every other entry, key and comment of the file
+    /// stays. The runtime's unit is restarted if it is running and the file changed. Header and
+    /// env values that look like secrets never appear in output; pass them through
+    /// `--header-file`/`--env-file` (`-` = standard input) to keep them off the command line.
+    Add(AddArgs),
+
+    /// Remove an MCP server from a runtime's own file (nothing to do when it is not there).
+    Remove(RemoveArgs),
+
+    /// List a runtime's MCP servers, read from its own file.
+    List(ListArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group(ArgGroup::new("server").required(true).args(["url", "command"])),
+    override_usage = "osctl mcp add [OPTIONS] NAME [--env K=V]... -- CMD [ARGS]...\n       \
+                      osctl mcp add [OPTIONS] NAME --url URL [--header K=V]..."
+)]
+pub struct AddArgs {
+    /// The server's name (letters, digits, `_`, `-`). With `--user-tool`, the tool's name: the
+    /// server is `tool_NAME`.
+    pub name: String,
+
+    /// A remote server's URL.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["env", "env_file"])]
+    pub url: Option<String>,
+
+    /// The remote protocol.
+    #[arg(long, value_enum, default_value_t = Remote::Http, requires = "url")]
+    pub transport: Remote,
+
+    /// A header of a remote server, `K=V` (or `K: V`); repeatable.
+    #[arg(long = "header", value_name = "K=V", requires = "url")]
+    pub headers: Vec<String>,
+
+    /// Headers from a file, one `K=V` (or `K: V`) per line; `-` reads standard input.
+    #[arg(long, value_name = "FILE", requires = "url")]
+    pub header_file: Option<PathBuf>,
+
+    /// An environment variable of a local server, `K=V`; repeatable.
+    #[arg(long = "env", value_name = "K=V")]
+    pub env: Vec<String>,
+
+    /// Environment variables from a file, one `K=V` per line; `-` reads standard input.
+    #[arg(long, value_name = "FILE")]
+    pub env_file: Option<PathBuf>,
+
+    /// The runtime to add it to (default: the active runtime).
+    #[arg(long, value_parser = RuntimeParser, value_name = "RUNTIME")]
+    pub runtime: Option<RuntimeId>,
+
+    /// Also record it in config.json `mcp_tools` as a user tool (remote servers only), as the
+    /// device does: the runtime's server is then `tool_NAME`.
+    #[arg(long, requires = "url")]
+    pub user_tool: bool,
+
+    /// Replace an existing server of that name.
+    #[arg(long)]
+    pub force: bool,
+
+    /// A local server's command and its arguments, after `--`.
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveArgs {
+    /// The server's name (with `--user-tool`, the tool's name).
+    pub name: String,
+
+    /// The runtime to remove it from (default: the active runtime).
+    #[arg(long, value_parser = RuntimeParser, value_name = "RUNTIME")]
+    pub runtime: Option<RuntimeId>,
+
+    /// Remove the user tool NAME: its entry in config.json `mcp_tools` and the server `tool_NAME`.
+    #[arg(long)]
+    pub user_tool: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// The runtime whose servers to list (default: the active runtime).
+    #[arg(long, value_parser = RuntimeParser, value_name = "RUNTIME")]
+    pub runtime: Option<RuntimeId>,
+}
+
+/// The name each subcommand reports itself as.
+pub fn name(cmd: &McpCommand) -> &'static str {
+    match cmd {
+        McpCommand::Add(_) => "mcp add",
+        McpCommand::Remove(_) => "mcp remove",
+        McpCommand::List(_) => "mcp list",
+    }
+}
+
+pub fn run(ctx: &Ctx, cmd: &McpCommand) -> Result<Exit> {
+    match cmd {
+        McpCommand::Add(args) => add::run(ctx, args),
+        McpCommand::Remove(args) => remove::run(ctx, args),
+        McpCommand::List(args) => list::run(ctx, args),
+    }
+}
+
+/// Reads a secret-bearing input given on the command line: a file on the host osctl runs on
+/// (not a device path: the operator's own file), or standard input for `-`. Returns the text
+/// and the name to show in errors.
+pub(crate) fn read_input(path: &std::path::Path) -> Result<(String, String)> {
+    use std::io::Read;
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| crate::error::Error::io("read", "standard input", &e))?;
+        return Ok((text, "standard input".into()));
+    }
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        crate::error::Error::io("read", &shown, &e).hint("nothing was written; check the file")
+    })?;
+    Ok((text, shown))
+}

@@ -1,0 +1,60 @@
+//! `osctl mcp remove`: one server out of a runtime's own file (and `mcp_tools` with
+//! `--user-tool`).
+
+use serde_json::{Map, json};
+
+use super::RemoveArgs;
+use crate::commands::Ctx;
+use crate::error::{Exit, Result};
+use crate::mcp::{self, planner, tools};
+use crate::plan::Draft;
+
+pub fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
+    mcp::check_name(&args.name)?;
+    let _lock = ctx.lock()?;
+    let device = ctx.device()?;
+    let rt = match args.runtime {
+        Some(rt) => rt,
+        None => device.active()?,
+    }
+    .spec();
+    let mut draft = Draft::new(&ctx.fs);
+    let name = if args.user_tool {
+        // Forget the tool first: the device re-adds every `mcp_tools` entry to the runtime.
+        tools::plan_forget(&mut draft, &device.env.config_json(), &args.name)?;
+        mcp::user_tool_server(&args.name)
+    } else {
+        if let Some(tool) = args.name.strip_prefix("tool_")
+            && device
+                .config
+                .fields
+                .get("mcp_tools")
+                .and_then(|v| v.as_array())
+                .is_some_and(|items| {
+                    items
+                        .iter()
+                        .any(|i| i.get("name").and_then(|n| n.as_str()) == Some(tool))
+                })
+        {
+            draft.warn(format!(
+                "`{}` is the user tool `{tool}` of config.json mcp_tools, which the device adds back: `osctl mcp remove {tool} --user-tool` removes both",
+                args.name
+            ));
+        }
+        args.name.clone()
+    };
+    let planned = planner::plan_remove(&mut draft, &device.layout, rt, &name)?;
+    ctx.out.status(&match planned.outcome {
+        planner::Outcome::Removed => format!(
+            "{}: remove MCP server `{name}` from {}",
+            rt.name, planned.file
+        ),
+        _ => format!("{}: no MCP server `{name}` in {}", rt.name, planned.file),
+    });
+    let mut extra = Map::new();
+    extra.insert("runtime".into(), json!(rt.id));
+    extra.insert("server".into(), json!(name));
+    extra.insert("file".into(), json!(planned.file));
+    extra.insert("outcome".into(), json!(planned.outcome));
+    ctx.finish("mcp remove", &draft.finish(), extra)
+}

@@ -1,0 +1,419 @@
+//! MCP servers: one canonical entry, written into and read back from each runtime's own file.
+//!
+//! The device describes an MCP server the way upstream's `WriteMCPEntry` does (spec section 8.3):
+//! `{type: "http", url, headers}` for a remote server, `{command, args, env}` for a local (stdio)
+//! one. That is the [`Entry`] here. Each runtime keeps its servers in its own container and shape
+//! (its [`crate::runtime::McpContainer`]: file, format, key path, [`crate::runtime::McpStyle`]);
+//! [`style`] holds the two transforms per style (canonical → native, native → canonical), so a
+//! runtime's difference is its data plus one match arm, never a pairwise converter.
+//!
+//! - [`reader`]: a runtime's servers as canonical entries (for `mcp list`, `mcp add --force`
+//!   checks, and the carry-over on a switch, which reads from any of the six runtimes).
+//! - [`planner`]: `mcp add` / `mcp remove` as plans through a [`crate::plan::Draft`], with the
+//!   restart of the runtime's unit when its file changed.
+//! - [`tools`]: the user's MCP tools in config.json (`mcp_tools`, served as `tool_<name>`).
+//!
+//! Secrets: every header and env value that looks like a secret is registered with
+//! [`crate::redact`] as soon as osctl reads or receives it, so no output can show it.
+
+pub mod planner;
+pub mod reader;
+pub mod style;
+pub mod tools;
+
+use serde_json::{Map, Value, json};
+
+use crate::error::{Error, Result};
+use crate::redact;
+use crate::runtime::RuntimeId;
+
+/// How a remote server is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Remote {
+    /// Streamable HTTP (`type: "http"`), what every runtime speaks.
+    Http,
+    /// Server-sent events (`type: "sse"`), the older transport.
+    Sse,
+}
+
+impl Remote {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Remote::Http => "http",
+            Remote::Sse => "sse",
+        }
+    }
+}
+
+/// What a server is: a program osctl's runtime starts, or a URL it connects to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Server {
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        /// Values are strings; order as given (equality ignores order).
+        env: Map<String, Value>,
+    },
+    Remote {
+        kind: Remote,
+        url: String,
+        headers: Map<String, Value>,
+    },
+}
+
+/// A canonical MCP entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub server: Server,
+    /// `false` only when a runtime's file says so; carried where the target can say it too.
+    pub enabled: bool,
+}
+
+impl Entry {
+    pub fn stdio(command: String, args: Vec<String>, env: Map<String, Value>) -> Entry {
+        Entry {
+            server: Server::Stdio { command, args, env },
+            enabled: true,
+        }
+    }
+
+    pub fn remote(kind: Remote, url: String, headers: Map<String, Value>) -> Entry {
+        Entry {
+            server: Server::Remote { kind, url, headers },
+            enabled: true,
+        }
+    }
+
+    /// `stdio`, `http` or `sse`.
+    pub fn transport(&self) -> &'static str {
+        match &self.server {
+            Server::Stdio { .. } => "stdio",
+            Server::Remote { kind, .. } => kind.as_str(),
+        }
+    }
+
+    /// The command line or the URL, for one-line listings.
+    pub fn target(&self) -> String {
+        match &self.server {
+            Server::Stdio { command, args, .. } => {
+                let mut words = vec![command.clone()];
+                words.extend(args.iter().cloned());
+                words.join(" ")
+            }
+            Server::Remote { url, .. } => url.clone(),
+        }
+    }
+
+    /// The env (stdio) or header (remote) map.
+    pub fn values(&self) -> &Map<String, Value> {
+        match &self.server {
+            Server::Stdio { env, .. } => env,
+            Server::Remote { headers, .. } => headers,
+        }
+    }
+
+    /// The canonical JSON form (spec section 8.3): `{command, args, env}` or `{type, url,
+    /// headers}`; empty `args`/`env`/`headers` are left out, `enabled` appears only when false.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        match &self.server {
+            Server::Stdio { command, args, env } => {
+                m.insert("command".into(), command.clone().into());
+                if !args.is_empty() {
+                    m.insert("args".into(), json!(args));
+                }
+                if !env.is_empty() {
+                    m.insert("env".into(), Value::Object(env.clone()));
+                }
+            }
+            Server::Remote { kind, url, headers } => {
+                m.insert("type".into(), kind.as_str().into());
+                m.insert("url".into(), url.clone().into());
+                if !headers.is_empty() {
+                    m.insert("headers".into(), Value::Object(headers.clone()));
+                }
+            }
+        }
+        if !self.enabled {
+            m.insert("enabled".into(), false.into());
+        }
+        Value::Object(m)
+    }
+
+    /// Whether any header or env value looks like a secret (the file then becomes 0600).
+    pub fn has_secrets(&self) -> bool {
+        self.values()
+            .iter()
+            .any(|(k, v)| v.as_str().is_some_and(|v| looks_secret(k, v)))
+    }
+
+    /// Registers every secret-looking header and env value with the redactor.
+    pub fn register_secrets(&self) {
+        register_values(self.values());
+    }
+}
+
+/// Registers the secret-looking values of a header or env map.
+pub fn register_values(values: &Map<String, Value>) {
+    for (k, v) in values {
+        if let Some(v) = v.as_str()
+            && looks_secret(k, v)
+        {
+            redact::register(v);
+            for scheme in ["Bearer ", "Basic ", "Token "] {
+                if let Some(rest) = v.strip_prefix(scheme) {
+                    redact::register(rest);
+                }
+            }
+        }
+    }
+}
+
+/// Whether a header or env value looks like a secret: its key names one (`Authorization`,
+/// `X-Api-Key`, `GITHUB_TOKEN`, `Cookie`), it carries an auth scheme (`Bearer …`), or it looks
+/// like a generated token (20+ characters without spaces, mixing letters and digits). References
+/// (`${VAR}`, `{env:VAR}`) are not secrets themselves.
+pub fn looks_secret(key: &str, value: &str) -> bool {
+    let value = value.trim();
+    if value.is_empty() || value.starts_with("${") || value.starts_with("{env:") {
+        return false;
+    }
+    let k = key.to_ascii_lowercase();
+    if redact::is_secret_key(key)
+        || ["auth", "key", "cookie", "pass", "session"]
+            .iter()
+            .any(|w| k.contains(w))
+    {
+        return true;
+    }
+    if ["bearer ", "basic ", "token "]
+        .iter()
+        .any(|s| value.to_ascii_lowercase().starts_with(s))
+    {
+        return true;
+    }
+    value.len() >= 20
+        && !value.contains(char::is_whitespace)
+        && !value.contains("://")
+        && !value.starts_with('/')
+        && value.chars().any(|c| c.is_ascii_digit())
+        && value.chars().any(|c| c.is_ascii_alphabetic())
+}
+
+/// Server names every runtime accepts as a key (codex and Claude Code allow no more).
+pub fn check_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::input(
+            "bad_mcp_name",
+            format!("`{name}` is not a valid MCP server name"),
+        )
+        .hint("use 1 to 64 letters, digits, `_` or `-` (every runtime accepts those as a key)"))
+    }
+}
+
+/// The name of the server a user tool of `config.mcp_tools` becomes (`tool_<name>`).
+pub fn user_tool_server(name: &str) -> String {
+    format!("tool_{name}")
+}
+
+/// Env keys openclaw drops from a stdio server's environment "for stdio startup safety"
+/// (interpreter-startup and toolchain hooks such as `NODE_OPTIONS`, `PYTHONPATH`, `LD_*`), taken
+/// from openclaw 2026.9.6 (its host-env security policy as applied to MCP stdio env). An entry
+/// that sets one would start without it, so osctl refuses it instead of writing a dead setting.
+const OPENCLAW_BLOCKED_ENV: &str = include_str!("openclaw_blocked_env.txt");
+
+/// Whether openclaw drops this env key from a stdio server.
+pub fn openclaw_blocks_env(key: &str) -> bool {
+    let upper = key.trim().to_ascii_uppercase();
+    OPENCLAW_BLOCKED_ENV
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .any(|l| match l.strip_suffix('*') {
+            Some(prefix) => upper.starts_with(prefix),
+            None => upper == l,
+        })
+}
+
+/// What a runtime cannot take, whatever the style: checked before anything is planned.
+pub fn check_for_runtime(rt: RuntimeId, name: &str, entry: &Entry) -> Result<()> {
+    if rt == RuntimeId::Openclaw
+        && let Server::Stdio { env, .. } = &entry.server
+    {
+        let blocked: Vec<&str> = env
+            .keys()
+            .map(String::as_str)
+            .filter(|k| openclaw_blocks_env(k))
+            .collect();
+        if !blocked.is_empty() {
+            return Err(Error::input(
+                "mcp_env_refused",
+                format!(
+                    "openclaw refuses the env {} of MCP server `{name}`: it drops interpreter-startup variables from a stdio server's environment",
+                    blocked.join(", ")
+                ),
+            )
+            .hint("leave these variables out, or set them inside a wrapper script that the server's command runs"));
+        }
+    }
+    if let (
+        RuntimeId::Codex,
+        Server::Remote {
+            kind: Remote::Sse, ..
+        },
+    ) = (rt, &entry.server)
+    {
+        return Err(Error::input(
+            "mcp_transport_unsupported",
+            format!(
+                "codex cannot reach MCP server `{name}` over SSE: it speaks streamable HTTP only"
+            ),
+        )
+        .hint("use `--transport http` if the server offers streamable HTTP"));
+    }
+    Ok(())
+}
+
+/// Parses `K=V` (or `K: V`, the header form) into a pair.
+pub fn parse_pair(text: &str, what: &str) -> Result<(String, String)> {
+    let split = match (text.find('='), text.find(':')) {
+        (Some(e), Some(c)) => Some(e.min(c)),
+        (Some(e), None) => Some(e),
+        (None, Some(c)) => Some(c),
+        (None, None) => None,
+    };
+    let Some(at) = split else {
+        return Err(Error::input(
+            "bad_pair",
+            format!("{what} `{}` is not KEY=VALUE", first_word(text)),
+        )
+        .hint(format!("write each {what} as KEY=VALUE")));
+    };
+    let key = text[..at].trim();
+    let value = text[at + 1..].trim();
+    if key.is_empty() || key.contains(char::is_whitespace) {
+        return Err(Error::input(
+            "bad_pair",
+            format!("{what} `{}` has no valid key", first_word(text)),
+        )
+        .hint(format!("write each {what} as KEY=VALUE")));
+    }
+    Ok((key.to_string(), value.to_string()))
+}
+
+/// Parses a `--header-file`/`--env-file` text: one `K=V` (or `K: V`) per line, `#` comments and
+/// blank lines skipped. `origin` names the file in errors (with the line).
+pub fn parse_pairs_file(text: &str, origin: &str, what: &str) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let pair = parse_pair(l, what).map_err(|e| {
+            Error::parse(origin, Some(i + 1), Some(1), e.message.clone())
+                .hint(format!("write one {what} per line as KEY=VALUE"))
+        })?;
+        out.push(pair);
+    }
+    Ok(out)
+}
+
+/// The first word of a pair, so an error never quotes a secret value.
+fn first_word(text: &str) -> String {
+    text.split(['=', ':'])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take(40)
+        .collect()
+}
+
+/// A map of string values from pairs (a later key wins).
+pub fn pairs_to_map(pairs: Vec<(String, String)>) -> Map<String, Value> {
+    let mut m = Map::new();
+    for (k, v) in pairs {
+        m.insert(k, Value::String(v));
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_forms() {
+        let mut env = Map::new();
+        env.insert("FOO".into(), "bar".into());
+        let e = Entry::stdio("npx".into(), vec!["-y".into(), "srv".into()], env);
+        assert_eq!(
+            e.to_value(),
+            json!({"command": "npx", "args": ["-y", "srv"], "env": {"FOO": "bar"}})
+        );
+        let e = Entry::remote(Remote::Http, "https://x/mcp".into(), Map::new());
+        assert_eq!(
+            e.to_value(),
+            json!({"type": "http", "url": "https://x/mcp"})
+        );
+    }
+
+    #[test]
+    fn secrets_are_recognised() {
+        assert!(looks_secret("Authorization", "Bearer abc"));
+        assert!(looks_secret("X-Api-Key", "k1"));
+        assert!(looks_secret("GITHUB_TOKEN", "ghp_x"));
+        assert!(looks_secret("X-Team", "ntn_1234567890abcdefghij"));
+        assert!(!looks_secret("X-Team", "docs"));
+        assert!(!looks_secret("FOO", "bar"));
+        assert!(!looks_secret(
+            "HOME_URL",
+            "https://example.com/a1b2c3d4e5f6g7h8"
+        ));
+        assert!(!looks_secret("Authorization", "${NOTION_TOKEN}"));
+    }
+
+    #[test]
+    fn openclaw_blocklist_has_names_and_prefixes() {
+        assert!(openclaw_blocks_env("NODE_OPTIONS"));
+        assert!(openclaw_blocks_env("pythonpath"));
+        assert!(openclaw_blocks_env("LD_PRELOAD"));
+        assert!(openclaw_blocks_env("DYLD_INSERT_LIBRARIES"));
+        assert!(!openclaw_blocks_env("GITHUB_TOKEN"));
+        assert!(!openclaw_blocks_env("FOO"));
+        let mut env = Map::new();
+        env.insert("NODE_OPTIONS".into(), "--inspect".into());
+        let e = Entry::stdio("node".into(), vec![], env);
+        let err = check_for_runtime(RuntimeId::Openclaw, "x", &e).unwrap_err();
+        assert_eq!(err.code, "mcp_env_refused");
+        assert!(check_for_runtime(RuntimeId::Hermes, "x", &e).is_ok());
+    }
+
+    #[test]
+    fn pairs_and_names() {
+        assert_eq!(
+            parse_pair("Authorization: Bearer a=b", "header").unwrap(),
+            ("Authorization".into(), "Bearer a=b".into())
+        );
+        assert_eq!(
+            parse_pair("K=v:w", "env").unwrap(),
+            ("K".into(), "v:w".into())
+        );
+        assert_eq!(parse_pair("novalue", "env").unwrap_err().code, "bad_pair");
+        let err = parse_pairs_file("# c\nA=1\n\nbroken\n", "/h", "header").unwrap_err();
+        assert_eq!(err.location.clone().unwrap().line, Some(4));
+        assert!(check_name("notion").is_ok());
+        assert!(check_name("tool_my-search2").is_ok());
+        assert_eq!(check_name("a.b").unwrap_err().code, "bad_mcp_name");
+        assert_eq!(check_name("").unwrap_err().code, "bad_mcp_name");
+    }
+}

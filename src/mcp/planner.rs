@@ -1,0 +1,293 @@
+//! `mcp add` / `mcp remove` and the carry-over's writes, as plans.
+//!
+//! Every write goes through [`Doc`], the one editor over JSON/JSONC/JSON5, YAML and TOML, so the
+//! runtime's other servers, keys and comments stay as written: only the entry's own key changes.
+//! A file that holds secrets (the runtime marks it so, or the entry carries a token) is written
+//! 0600. When the file changed, the runtime's unit is restarted if it is running
+//! (`systemctl try-restart`), as upstream restarts the gateway after each MCP write.
+
+use serde_json::Value;
+
+use super::reader;
+use super::style::to_native;
+use super::{Entry, check_for_runtime, check_name};
+use crate::device::paths::Layout;
+use crate::error::{Error, Result};
+use crate::format::doc::Doc;
+use crate::plan::{Draft, ServiceAction};
+use crate::runtime::{McpStyle, Runtime, install};
+use crate::system::path::DevPath;
+
+/// What `mcp add` did to the entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The name was new.
+    Added,
+    /// The name held another entry (`--force`).
+    Replaced,
+    /// The name already held this entry: nothing to do.
+    Unchanged,
+    /// `mcp remove`: the entry is gone.
+    Removed,
+    /// `mcp remove`: there was no such entry.
+    Absent,
+}
+
+/// A planned change of one server.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    pub file: DevPath,
+    pub outcome: Outcome,
+    /// The entry as the runtime's file will hold it (`mcp add`).
+    pub native: Option<Value>,
+}
+
+/// Plans `mcp add NAME` on `rt`: refused when the name holds another entry, unless `force`.
+pub fn plan_add(
+    draft: &mut Draft<'_>,
+    layout: &Layout,
+    rt: &Runtime,
+    name: &str,
+    entry: &Entry,
+    force: bool,
+) -> Result<Planned> {
+    check_name(name)?;
+    check_for_runtime(rt.id, name, entry)?;
+    entry.register_secrets();
+    let current = reader::read(draft, layout, rt)?;
+    let native = to_native(rt.mcp.style, entry);
+    let outcome = match current.get(name).map(|f| &f.read) {
+        None => Outcome::Added,
+        Some(Ok(read)) if read.entry == *entry => Outcome::Unchanged,
+        Some(existing) if !force => {
+            let what = match existing {
+                Ok(r) => format!("{} {}", r.entry.transport(), r.entry.target()),
+                Err(why) => format!("an entry osctl cannot read ({why})"),
+            };
+            return Err(Error::input(
+                "mcp_server_exists",
+                format!(
+                    "{} already has an MCP server `{name}` in {}: {what}",
+                    rt.name, current.file
+                ),
+            )
+            .hint("pass --force to replace it, or pick another name"));
+        }
+        Some(_) => Outcome::Replaced,
+    };
+    if outcome != Outcome::Unchanged {
+        let reason = format!("mcp add {name}");
+        if write_entries(
+            draft,
+            layout,
+            rt,
+            &[(name.to_string(), entry.clone())],
+            &reason,
+        )? {
+            restart(draft, rt)?;
+        }
+    }
+    Ok(Planned {
+        file: current.file,
+        outcome,
+        native: Some(native),
+    })
+}
+
+/// Plans `mcp remove NAME` on `rt`; an absent name changes nothing.
+pub fn plan_remove(
+    draft: &mut Draft<'_>,
+    layout: &Layout,
+    rt: &Runtime,
+    name: &str,
+) -> Result<Planned> {
+    let file = layout.path(rt.mcp.file);
+    let mut doc = Doc::load(draft, &file, rt.mcp.format)?;
+    let mut path: Vec<&str> = rt.mcp.path.to_vec();
+    path.push(name);
+    if doc.get(&path).is_none() {
+        return Ok(Planned {
+            file,
+            outcome: Outcome::Absent,
+            native: None,
+        });
+    }
+    doc.remove(&path)?;
+    if draft.write(
+        &file,
+        doc.text(),
+        mode(rt, &[]),
+        &format!("mcp remove {name}"),
+    )? {
+        restart(draft, rt)?;
+    }
+    Ok(Planned {
+        file,
+        outcome: Outcome::Removed,
+        native: None,
+    })
+}
+
+/// Writes `entries` into `rt`'s container in one edit (an existing name is replaced exactly).
+/// Returns whether the file changed; the caller plans the restart.
+pub fn write_entries(
+    draft: &mut Draft<'_>,
+    layout: &Layout,
+    rt: &Runtime,
+    entries: &[(String, Entry)],
+    reason: &str,
+) -> Result<bool> {
+    if entries.is_empty() {
+        return Ok(false);
+    }
+    let file = layout.path(rt.mcp.file);
+    let mut doc = Doc::load(draft, &file, rt.mcp.format)?;
+    for (name, entry) in entries {
+        let mut path: Vec<&str> = rt.mcp.path.to_vec();
+        path.push(name);
+        doc.set(&path, to_native(rt.mcp.style, entry))?;
+    }
+    if rt.mcp.style == McpStyle::KeepTypeEnabled {
+        // picoclaw loads no server unless its MCP tool as a whole is on (`tools.mcp.enabled`).
+        let mut switch: Vec<&str> = rt.mcp.path[..rt.mcp.path.len().saturating_sub(1)].to_vec();
+        switch.push("enabled");
+        doc.set(&switch, Value::Bool(true))?;
+    }
+    let entries: Vec<&Entry> = entries.iter().map(|(_, e)| e).collect();
+    draft.write(&file, doc.text(), mode(rt, &entries), reason)
+}
+
+/// Plans the restart of `rt`'s unit, if it is running, after its MCP file changed.
+pub fn restart(draft: &mut Draft<'_>, rt: &Runtime) -> Result<()> {
+    let unit = install::unit_name(draft.fs(), rt)?;
+    draft.service(ServiceAction::RestartIfActive(unit));
+    Ok(())
+}
+
+/// 0600 for a file the runtime marks secret or that now holds a token; else the file's mode.
+fn mode(rt: &Runtime, entries: &[&Entry]) -> Option<u32> {
+    let secret_file = rt.native.iter().any(|f| f.loc == rt.mcp.file && f.secret);
+    (secret_file || entries.iter().any(|e| e.has_secrets())).then_some(0o600)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::paths::DeviceEnv;
+    use crate::mcp::Remote;
+    use crate::plan::FileState;
+    use crate::runtime::RuntimeId;
+    use crate::system::fs::RootFs;
+    use serde_json::Map;
+
+    fn setup(files: &[(&str, &str)]) -> (tempfile::TempDir, RootFs) {
+        let dir = tempfile::tempdir().unwrap();
+        for (p, t) in files {
+            let host = dir.path().join(p);
+            std::fs::create_dir_all(host.parent().unwrap()).unwrap();
+            std::fs::write(host, t).unwrap();
+        }
+        let fs = RootFs::new(dir.path()).unwrap();
+        (dir, fs)
+    }
+
+    fn layout() -> Layout {
+        Layout::new(&DeviceEnv::default(), None)
+    }
+
+    fn stdio(cmd: &str) -> Entry {
+        Entry::stdio(cmd.into(), vec!["a".into()], Map::new())
+    }
+
+    #[test]
+    fn add_keeps_comments_and_other_entries_and_restarts() {
+        let yaml = "# mine\nmodel:\n  default: Auto-AI # pinned\nmcp_servers:\n  notion:\n    url: https://mcp.notion.com/mcp\n    enabled: true\n";
+        let (_d, fs) = setup(&[("root/.hermes/config.yaml", yaml)]);
+        let mut draft = Draft::new(&fs);
+        let rt = RuntimeId::Hermes.spec();
+        let p = plan_add(&mut draft, &layout(), rt, "fs", &stdio("cat"), false).unwrap();
+        assert_eq!(p.outcome, Outcome::Added);
+        let text = draft
+            .read_text(&DevPath::new("/root/.hermes/config.yaml"))
+            .unwrap()
+            .unwrap();
+        assert!(text.starts_with("# mine\nmodel:\n  default: Auto-AI # pinned\n"));
+        assert!(
+            text.contains("  notion:\n    url: https://mcp.notion.com/mcp\n    enabled: true\n")
+        );
+        assert!(text.contains("  fs:\n"), "{text}");
+        let plan = draft.finish();
+        assert_eq!(
+            plan.steps.last(),
+            Some(&crate::plan::Step::Service(ServiceAction::RestartIfActive(
+                "hermes-gateway".into()
+            )))
+        );
+    }
+
+    #[test]
+    fn same_entry_is_nothing_to_do_and_another_needs_force() {
+        let (_d, fs) = setup(&[(
+            "root/.codex/config.toml",
+            "model = \"m\"\n\n[mcp_servers.fs]\ncommand = \"cat\"\nargs = [\"a\"]\n",
+        )]);
+        let rt = RuntimeId::Codex.spec();
+        let mut draft = Draft::new(&fs);
+        let p = plan_add(&mut draft, &layout(), rt, "fs", &stdio("cat"), false).unwrap();
+        assert_eq!(p.outcome, Outcome::Unchanged);
+        assert!(draft.finish().is_empty());
+        let mut draft = Draft::new(&fs);
+        let err = plan_add(&mut draft, &layout(), rt, "fs", &stdio("dog"), false).unwrap_err();
+        assert_eq!(err.code, "mcp_server_exists");
+        let p = plan_add(&mut draft, &layout(), rt, "fs", &stdio("dog"), true).unwrap();
+        assert_eq!(p.outcome, Outcome::Replaced);
+    }
+
+    #[test]
+    fn secret_files_become_0600_and_picoclaw_switches_mcp_on() {
+        let (_d, fs) = setup(&[("root/.picoclaw/config.json", "{\n  \"tools\": {}\n}\n")]);
+        let mut draft = Draft::new(&fs);
+        let mut h = Map::new();
+        h.insert("Authorization".into(), "Bearer 0123456789abcdef".into());
+        let e = Entry::remote(Remote::Http, "https://x/mcp".into(), h);
+        plan_add(
+            &mut draft,
+            &layout(),
+            RuntimeId::Picoclaw.spec(),
+            "x",
+            &e,
+            false,
+        )
+        .unwrap();
+        let plan = draft.finish();
+        let c = plan.file_changes().next().unwrap();
+        let FileState::File { content, mode } = &c.after else {
+            panic!()
+        };
+        assert_eq!(*mode, 0o600);
+        let v: Value = serde_json::from_slice(content).unwrap();
+        assert_eq!(v["tools"]["mcp"]["enabled"], Value::Bool(true));
+        assert_eq!(v["tools"]["mcp"]["servers"]["x"]["type"], "http");
+    }
+
+    #[test]
+    fn remove_absent_is_nothing_to_do() {
+        let (_d, fs) = setup(&[(
+            "root/.config/opencode/opencode.json",
+            "{\n  // keep\n  \"mcp\": {\"a\": {\"type\": \"local\", \"command\": [\"x\"]}}\n}\n",
+        )]);
+        let rt = RuntimeId::Opencode.spec();
+        let mut draft = Draft::new(&fs);
+        let p = plan_remove(&mut draft, &layout(), rt, "b").unwrap();
+        assert_eq!(p.outcome, Outcome::Absent);
+        let p = plan_remove(&mut draft, &layout(), rt, "a").unwrap();
+        assert_eq!(p.outcome, Outcome::Removed);
+        let text = draft
+            .read_text(&DevPath::new("/root/.config/opencode/opencode.json"))
+            .unwrap()
+            .unwrap();
+        assert!(text.contains("// keep"), "{text}");
+        assert!(!text.contains("\"a\""), "{text}");
+    }
+}
