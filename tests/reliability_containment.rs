@@ -17,7 +17,8 @@
 //!   `soul_ref` climb out of the root towards real files outside.
 //!
 //! Every mutating command then runs on its own fresh copy of the round's tree: `presync` of each
-//! runtime, `migrate` (two pairs), `reset --yes`, `reconcile` and `skills sync`. Whatever each
+//! runtime, `migrate` (two pairs), `reset --yes`, `reconcile`, `skills sync`, `mcp add` (into four
+//! runtimes' files) and `channel add`. Whatever each
 //! one decides (apply, or refuse with an error), no byte, mode or entry of `outside/` may
 //! change, and no run may panic. `OSCTL_CONTAINMENT_VERBOSE=1` prints what each run said.
 
@@ -47,6 +48,28 @@ fn commands() -> Vec<Vec<&'static str>> {
     c.push(vec!["reset", "--yes"]);
     c.push(vec!["reconcile"]);
     c.push(vec!["skills", "sync"]);
+    for rt in ["hermes", "codex", "openclaw", "claudecode"] {
+        c.push(vec![
+            "mcp",
+            "add",
+            "audit",
+            "--runtime",
+            rt,
+            "--url",
+            "https://mcp.example.invalid/audit",
+            "--header",
+            "Authorization=Bearer plContainment0123456789",
+        ]);
+    }
+    c.push(vec![
+        "channel",
+        "add",
+        "telegram",
+        "--token",
+        "222222:BBNewTokenNewTokenNewTokenNew",
+        "--user-id",
+        "4242",
+    ]);
     c
 }
 

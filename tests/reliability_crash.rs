@@ -13,7 +13,7 @@
 //! torn file). Then the same command runs again and must leave exactly the uninterrupted tree,
 //! with no journal left, and nothing outside the device root may have changed.
 //!
-//! `OSCTL_CRASH_KILLS` sets the number of kills over all scenarios (default 200, within a few
+//! `OSCTL_CRASH_KILLS` sets the number of kills over all scenarios (default 300, within a few
 //! minutes on 2 cores); `OSCTL_RELIABILITY_SEED` replays a run (the seed is printed).
 
 mod reliability_support;
@@ -247,6 +247,75 @@ fn scenarios(cdn: &skills_support::Cdn, cdn2: &skills_support::Cdn) -> Vec<Scena
             .to_vec(),
         fake_systemd: true,
     });
+    // MCP servers: a remote one with a bearer header into each native format (codex TOML,
+    // hermes YAML, openclaw JSON5), and a removal.
+    for rt in ["codex", "hermes", "openclaw"] {
+        v.push(Scenario {
+            name: format!("mcp add (remote, header) on {rt}"),
+            setup: Box::new(|root| copy_tree(&repo().join("tests/cli/mcp/_device"), root)),
+            args: [
+                "mcp",
+                "add",
+                "notion",
+                "--runtime",
+                rt,
+                "--url",
+                "https://mcp.notion.com/mcp",
+                "--header",
+                "Authorization=Bearer ntn_live_0123456789abcdefghij",
+            ]
+            .map(String::from)
+            .to_vec(),
+            fake_systemd: false,
+        });
+    }
+    v.push(Scenario {
+        name: "mcp remove docs on picoclaw".into(),
+        setup: Box::new(|root| copy_tree(&repo().join("tests/cli/mcp/_device"), root)),
+        args: ["mcp", "remove", "docs", "--runtime", "picoclaw"]
+            .map(String::from)
+            .to_vec(),
+        fake_systemd: false,
+    });
+    // Channels: config.json and the runtime's own files (hermes .env; openclaw's plugin entry).
+    for (rt, channel, extra) in [
+        (
+            "hermes",
+            "telegram",
+            &[
+                "--token",
+                "222222:BBNewTokenNewTokenNewTokenNew",
+                "--user-id",
+                "4242",
+            ][..],
+        ),
+        (
+            "openclaw",
+            "discord",
+            &[
+                "--token",
+                "MTExMTEx.discord.example-token",
+                "--guild-id",
+                "987654321",
+                "--user-id",
+                "123456789",
+            ][..],
+        ),
+    ] {
+        let mut args = vec!["channel".to_string(), "add".into(), channel.into()];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        v.push(Scenario {
+            name: format!("channel add {channel} on {rt}"),
+            setup: Box::new(move |root| {
+                copy_tree(
+                    &repo().join("tests/cli/channel").join(format!("_{rt}")),
+                    root,
+                )
+            }),
+            args,
+            fake_systemd: false,
+        });
+    }
     let (meta1, meta2) = (cdn.server.metadata_url(), cdn2.server.metadata_url());
     v.push(Scenario {
         name: "skills sync (first, loopback CDN)".into(),
@@ -364,7 +433,7 @@ fn publish(cdn: &mut skills_support::Cdn, v: &str) {
 
 #[test]
 fn every_mutating_command_survives_kills_and_converges() {
-    let kills = budget("OSCTL_CRASH_KILLS", 200) as usize;
+    let kills = budget("OSCTL_CRASH_KILLS", 300) as usize;
     let seed = seed();
     eprintln!("crash suite: {kills} kills, OSCTL_RELIABILITY_SEED={seed}");
     let mut rng = Rng(seed);

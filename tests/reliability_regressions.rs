@@ -428,3 +428,44 @@ fn regression_journal_was_world_readable() {
     let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o700, "the journal folder");
 }
+
+/// Found by the concurrency suite: with `mcp add` and `presync` running at once, an MCP server
+/// that `mcp add` reported added was missing at the end. presync plans without the lock, and
+/// apply re-checks each file against the plan's `before`, but the draft took `before` from the
+/// disk at the time of the write, not from what the planner had read: a file rewritten between
+/// the read and the write passed the check and the stale content overwrote the other run's
+/// change. A draft now keeps the first state it read of each path as its `before`.
+#[test]
+fn regression_presync_plan_overwrote_a_concurrent_mcp_add() {
+    use osctl::plan::{Draft, Step};
+    use osctl::system::{fs::RootFs, path::DevPath};
+    let sandbox = sandbox();
+    let root = sandbox.path().join("device");
+    write(&root, "root/.hermes/config.yaml", b"a: 1\n", 0o644);
+    let fs = RootFs::new(&root).unwrap();
+    let path = DevPath::new("/root/.hermes/config.yaml");
+    let mut draft = Draft::new(&fs);
+    let read = draft.read_text(&path).unwrap().unwrap();
+    // Another run (holding the lock) adds its entry after this planner read the file...
+    write(
+        &root,
+        "root/.hermes/config.yaml",
+        b"a: 1\nmcp: added\n",
+        0o644,
+    );
+    // ...and the planner writes what it made of its own read.
+    draft
+        .write(&path, format!("{read}b: 2\n"), None, "test")
+        .unwrap();
+    let plan = draft.finish();
+    let Some(Step::File(change)) = plan.steps.first() else {
+        panic!("one file step: {:?}", plan.steps.len());
+    };
+    let err = osctl::apply::apply_file(&fs, None, change).unwrap_err();
+    assert_eq!(err.code, "changed_underfoot", "{err}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("root/.hermes/config.yaml")).unwrap(),
+        "a: 1\nmcp: added\n",
+        "the other run's change is kept"
+    );
+}

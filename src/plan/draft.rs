@@ -8,6 +8,7 @@
 //! their order after the file changes that came before them. Reads go to the device only
 //! through the draft's [`RootFs`], so a planner stays pure with respect to everything else.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::{CommandAction, FileChange, FileState, Plan, ServiceAction, Step};
@@ -28,6 +29,11 @@ pub struct Draft<'a> {
     /// Index into `steps` of each path's change.
     by_path: HashMap<DevPath, usize>,
     warnings: Vec<String>,
+    /// The first state read from the disk for each path. A change's `before` is this state,
+    /// not the disk's at the time of the write: a planner that read a file, then wrote what it
+    /// made of it, must not have its plan applied over a version someone else wrote in between
+    /// (apply re-checks `before`; presync plans without the lock).
+    seen: RefCell<HashMap<DevPath, FileState>>,
 }
 
 impl<'a> Draft<'a> {
@@ -37,7 +43,18 @@ impl<'a> Draft<'a> {
             steps: Vec::new(),
             by_path: HashMap::new(),
             warnings: Vec::new(),
+            seen: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// The disk state of `path`, as first read by this draft.
+    fn observed(&self, path: &DevPath) -> Result<FileState> {
+        if let Some(s) = self.seen.borrow().get(path) {
+            return Ok(s.clone());
+        }
+        let s = current(self.fs, path)?;
+        self.seen.borrow_mut().insert(path.clone(), s.clone());
+        Ok(s)
     }
 
     pub fn fs(&self) -> &'a RootFs {
@@ -59,7 +76,7 @@ impl<'a> Draft<'a> {
         if self.under_removed_tree(path) {
             return Ok(FileState::Absent);
         }
-        current(self.fs, path)
+        self.observed(path)
     }
 
     fn under_removed_tree(&self, path: &DevPath) -> bool {
@@ -159,7 +176,7 @@ impl<'a> Draft<'a> {
         } else if removal {
             current_for_removal(self.fs, path)?
         } else {
-            current(self.fs, path)?
+            self.observed(path)?
         };
         let change = FileChange::new(path.clone(), before, after, reason);
         if change.is_noop() || (removal && change.before == FileState::Absent) {
