@@ -469,3 +469,53 @@ fn regression_presync_plan_overwrote_a_concurrent_mcp_add() {
         "the other run's change is kept"
     );
 }
+
+/// Found by the crash suite: a run killed inside an atomic write, after the synced new file was
+/// linked as `.<name>.XXXXXX` and before it was renamed over `<name>` (here `channel add discord`
+/// on openclaw, at `.openclaw.json.oxJGoq`), left that file for good: the next run restored the
+/// journal but the temporary stayed next to the runtime's config. Restoring a journal now removes
+/// such temporaries of every path it lists (and nothing else).
+#[test]
+fn regression_killed_atomic_write_left_its_temporary() {
+    let sandbox = sandbox();
+    let root = sandbox.path().join("device");
+    copy_tree(&repo().join("examples/presync/openclaw"), &root);
+    let out = osctl(&root)
+        .args(["migrate", "--from", "openclaw", "--to", "hermes"])
+        .env("OSCTL_FAULT", "abort-write:2")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), None, "aborted: {}", text(&out));
+    // A file the journal lists, and a temporary of it as the kill leaves it.
+    let id = &journals(&root)[0];
+    let manifest: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(
+            root.join("var/lib/osctl/journal")
+                .join(id)
+                .join("manifest.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let path = manifest["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap().to_string())
+        .find(|p| root.join(p.trim_start_matches('/')).is_file())
+        .expect("a journaled file");
+    let (dir, name) = path.rsplit_once('/').unwrap();
+    let temp = format!("{}/.{name}.aB3xY9", dir.trim_start_matches('/'));
+    let keep = format!("{}/.{name}.keep-me", dir.trim_start_matches('/'));
+    write(&root, &temp, b"the new content\n", 0o600);
+    write(&root, &keep, b"the owner's own file\n", 0o644);
+    let out = osctl(&root).arg("presync").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("left by an interrupted run"),
+        "{}",
+        text(&out)
+    );
+    assert!(!root.join(&temp).exists(), "{temp} was left");
+    assert!(root.join(&keep).exists(), "{keep} is not a temporary");
+}
