@@ -135,7 +135,16 @@ impl Error {
             Some(i) => text[..i].to_string(),
             None => text,
         };
-        Self::parse(device_path, Some(err.line()), Some(err.column()), cause)
+        // serde_json reports an error at a line's newline (a string left open, say) as column 0
+        // of the next line; the fault is on the line that ends there.
+        // (An unexpected end of file is reported where the file ends, which is right.)
+        let eof = err.classify() == serde_json::error::Category::Eof;
+        let (line, column) = match (err.line(), err.column()) {
+            (0, _) => (None, None),
+            (l, 0) if l > 1 && !eof => (Some(l - 1), None),
+            (l, c) => (Some(l), Some(c)),
+        };
+        Self::parse(device_path, line, column, cause)
     }
 
     pub fn at(mut self, location: Location) -> Self {

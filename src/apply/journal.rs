@@ -116,6 +116,10 @@ impl Journal {
         let dev_dir = journal_root().join(&id);
         let dir = fs.host(&dev_dir)?;
         std::fs::create_dir_all(&dir).map_err(|e| Error::io("create the journal", &dev_dir, &e))?;
+        // Saved originals keep their own modes (a removed tree is moved here as it is), and
+        // many hold secrets: only root may enter the journal.
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| Error::io("protect the journal", &dev_dir, &e))?;
         let mut journal = Journal {
             dir,
             dev_dir,
@@ -283,6 +287,9 @@ fn restore(fs: &RootFs, dir: &Path, dev_dir: &DevPath, manifest: &Manifest) -> R
             Ok(false) => {}
             Err(e) => failures.push(format!("{path}: {e}")),
         }
+        if let Err(e) = sweep_temporaries(fs, &path) {
+            failures.push(format!("{path}: {e}"));
+        }
     }
     if !failures.is_empty() {
         let mut err = Error::new(
@@ -310,6 +317,34 @@ fn discard(dir: &Path, dev_dir: &DevPath) -> Result<()> {
         .map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
     std::fs::remove_dir_all(dir).map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
     atomic::sync_parent(dir).map_err(|e| Error::io("sync", dev_dir, &e))
+}
+
+/// Removes the temporary sibling an atomic write of `path` leaves when its run dies between
+/// naming the new file and renaming it over `path` (atomic-write-file links it as
+/// `.<name>.<6 letters or digits>` and syncs it before the rename). Only the journal's own
+/// paths are swept, so the name can only be the dead run's; a runtime must not see it.
+fn sweep_temporaries(fs: &RootFs, path: &DevPath) -> std::io::Result<()> {
+    let host = fs
+        .host_nofollow(path)
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let (Some(dir), Some(name)) = (host.parent(), host.file_name()) else {
+        return Ok(());
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for e in entries.flatten() {
+        let n = e.file_name();
+        let n = n.to_string_lossy();
+        let is_temp = n.strip_prefix(&prefix).is_some_and(|suffix| {
+            suffix.len() == 6 && suffix.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+        if is_temp && e.file_type().is_ok_and(|t| t.is_file()) {
+            atomic::remove_file(&e.path())?;
+        }
+    }
+    Ok(())
 }
 
 /// Puts one original back. Returns whether anything changed.

@@ -73,7 +73,10 @@ impl DeviceLock {
             file,
             "pid {} ({})",
             std::process::id(),
-            std::env::args().collect::<Vec<_>>().join(" ")
+            std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join(" ")
         );
         Ok(DeviceLock { _file: file })
     }

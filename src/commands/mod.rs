@@ -61,7 +61,10 @@ impl Ctx {
             json: global.json,
             yes: global.yes,
             lock_timeout: Duration::from_secs(global.lock_timeout),
-            command_line: std::env::args().collect::<Vec<_>>().join(" "),
+            command_line: std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join(" "),
         })
     }
 
@@ -89,13 +92,31 @@ impl Ctx {
             return Ok(None);
         }
         let lock = DeviceLock::acquire(&self.fs, self.lock_timeout)?;
+        self.recover()?;
+        Ok(Some(lock))
+    }
+
+    /// Takes the device lock only if no other run holds it right now, restoring interrupted runs
+    /// as [`Ctx::lock`] does; `None` when it is held (a journal on disk is then the holder's own).
+    pub fn try_lock(&self) -> Result<Option<DeviceLock>> {
+        match DeviceLock::acquire(&self.fs, Duration::ZERO) {
+            Ok(lock) => {
+                self.recover()?;
+                Ok(Some(lock))
+            }
+            Err(e) if e.exit == Exit::Busy => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn recover(&self) -> Result<()> {
         for r in journal::recover_all(&self.fs)? {
             self.out.warn(&format!(
                 "restored {} path(s) left by an interrupted run ({}), journal {}",
                 r.restored, r.command, r.id
             ));
         }
-        Ok(Some(lock))
+        Ok(())
     }
 
     /// Prints, checks or applies a plan; `extra` fields join the `--json` document.

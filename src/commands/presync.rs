@@ -6,7 +6,8 @@
 //! lock file, and without waiting for a lock another osctl run holds (a switch that starts this
 //! runtime holds it while the unit starts, after it wrote presync's files itself). Anything to do
 //! takes the lock; the plan is made again only when the lock restored an interrupted run, or
-//! when a file changed under the apply (which stops it and rolls it back).
+//! when a file changed under the apply (which stops it and rolls it back). A journal left by an
+//! interrupted run (on disk while the lock is free) always takes the lock and is restored first.
 //!
 //! On the live device, a run whose plan ran programs (hermes' skills restore, picoclaw's
 //! migrate or onboard) plans once more without programs and applies that too: a program may
@@ -23,7 +24,16 @@ use crate::presync::{self, Report, Scope};
 use crate::runtime::RuntimeId;
 
 pub fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
-    let unlocked = if ctx.previewing() {
+    // A journal on disk while no run holds the lock is an interrupted run's: it is restored
+    // before the runtime starts, even when presync's own files look in sync (the device may be
+    // half through another command, or a finished run's journal would be rolled back later by
+    // whichever run takes the lock next). While another run holds the lock, a journal is that
+    // run's own and the shortcut stands.
+    let mut held = None;
+    if !ctx.previewing() && !journal::pending(&ctx.fs)?.is_empty() {
+        held = ctx.try_lock()?;
+    }
+    let unlocked = if ctx.previewing() || held.is_some() {
         None
     } else {
         let (rt, planned, report) = plan(ctx, args, true)?;
@@ -33,7 +43,10 @@ pub fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
         Some((rt, planned, report))
     };
     let interrupted = !journal::pending(&ctx.fs)?.is_empty();
-    let _lock = ctx.lock()?;
+    let _lock = match held {
+        Some(lock) => Some(lock),
+        None => ctx.lock()?,
+    };
     // The plan made without the lock stands unless the lock restored an interrupted run. Apply
     // re-checks every file against what the plan read, so a file another run changed in
     // between stops the apply (all rolled back); that is planned again, once.

@@ -49,7 +49,20 @@ impl Device {
             .device_type()
             .or(config.device_type())
             .map(str::to_string);
-        let robot = RobotProfile::load(fs, &env.devices_dir(), device_type.as_deref())?;
+        let from_config = env.device_type().is_none();
+        let robot =
+            RobotProfile::load(fs, &env.devices_dir(), device_type.as_deref()).map_err(|e| {
+                // Name where the device type came from: the error is about that value.
+                if e.code == "bad_device_type" {
+                    let source = match from_config {
+                        true => format!("device_type in {}", env.config_json()),
+                        false => "the DEVICE_TYPE environment variable".to_string(),
+                    };
+                    e.hint(format!("fix {source}; nothing was written"))
+                } else {
+                    e
+                }
+            })?;
         let layout = Layout::new(env, config.opt("openclaw_config_dir"));
         Ok(Device {
             env: env.clone(),

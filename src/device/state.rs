@@ -32,11 +32,29 @@ impl AgentState {
         match fs.read_text(path)? {
             None => Ok(AgentState::default()),
             Some(text) if text.trim().is_empty() => Ok(AgentState::default()),
-            Some(text) => serde_json::from_str(&text).map_err(|e| {
-                Error::json(path, &e)
-                    .hint("nothing was written; fix or remove the file (it only holds the switch history)")
+            Some(text) => AgentState::parse(&text, path).map_err(|e| {
+                e.hint("nothing was written; fix or remove the file (it only holds the switch history)")
             }),
         }
+    }
+
+    /// Parses the history. The text is read as a JSON value first, so that a top level that is
+    /// not an object (serde would read `[]` as a struct) and nesting deeper than serde_json's
+    /// limit (skipped unchecked inside an unknown key) are refused instead of being taken for
+    /// an empty history, which the persona reconciler would then overwrite.
+    pub fn parse(text: &str, path: &DevPath) -> Result<AgentState> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| Error::json(path, &e))?;
+        if !value.is_object() {
+            return Err(Error::parse(
+                path,
+                Some(1),
+                None,
+                "the top level is not a JSON object",
+            ));
+        }
+        // Typed from the text (not the value) so that a wrong type is reported with its line.
+        serde_json::from_str(text).map_err(|e| Error::json(path, &e))
     }
 
     /// The runtime of the last entry.

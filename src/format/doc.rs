@@ -25,7 +25,20 @@ impl Doc {
     pub fn parse(format: Format, text: &str, origin: &str) -> Result<Doc> {
         Ok(match format {
             Format::Json | Format::Jsonc | Format::Json5 => {
-                Doc::Json(JsonDoc::parse(text, origin)?)
+                let doc = JsonDoc::parse(text, origin)?;
+                // Every native JSON file is an object: the editor would replace any other top
+                // level by one on the first `set`, losing the user's file, so refuse it here.
+                let value = doc.value();
+                if !(value.is_object() || value.is_null()) {
+                    return Err(Error::parse(
+                        origin,
+                        Some(1),
+                        None,
+                        "the top level is not a JSON object",
+                    )
+                    .hint("nothing was written; the file must hold one JSON object"));
+                }
+                Doc::Json(doc)
             }
             Format::Yaml => Doc::Yaml(YamlDoc::parse(text, origin)?),
             Format::Toml => Doc::Toml(TomlDoc::parse(text, origin)?),

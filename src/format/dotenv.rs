@@ -16,8 +16,9 @@
 //!   would keep it, so osctl never writes one) and trailing blanks; a `#` right after `=` or
 //!   inside a word is part of the value.
 //!
-//! Anything else (no `=`, a bad key, an unterminated quote, text after a closing quote) is a
-//! parse error naming the line. When a key is assigned twice, the last assignment wins.
+//! Anything else (no `=`, a bad key, an unterminated quote, text after a closing quote, a NUL
+//! byte anywhere) is a parse error naming the line. When a key is assigned twice, the last
+//! assignment wins.
 //!
 //! Writing: [`DotEnv::set`] replaces the value of the first assignment in place (keeping its
 //! `export ` prefix and any trailing comment), drops later assignments of the same key and
@@ -81,6 +82,16 @@ impl DotEnv {
                 Some(i) => (&rest[..i], "\n", &rest[i + 1..]),
                 None => (rest, "", ""),
             };
+            // The three readers disagree on a NUL (sh drops it, systemd refuses the line, python
+            // reads it): refuse it on read as on write.
+            if let Some(i) = raw.find('\0') {
+                return Err(Error::parse(
+                    origin,
+                    Some(number),
+                    Some(raw[..i].chars().count() + 1),
+                    "a NUL byte, which systemd, sh and python-dotenv read differently",
+                ));
+            }
             let assignment = parse_line(raw).map_err(|(column, cause)| {
                 Error::parse(origin, Some(number), Some(column), cause)
             })?;
@@ -302,9 +313,11 @@ fn parse_line(line: &str) -> std::result::Result<Option<Assignment>, (usize, Str
         let cause = if key.is_empty() || !after_key.trim().is_empty() && !valid_key(key) {
             "expected KEY=VALUE: the key must match [A-Za-z_][A-Za-z0-9_]*".to_string()
         } else if eq.is_empty() {
-            format!("expected KEY=VALUE: `{key}` has no `=`")
+            // The word is not quoted: a line with no `=` is often a pasted secret.
+            "expected KEY=VALUE: the line has no `=`".to_string()
         } else {
-            format!("expected `=` after `{key}`: the key must match [A-Za-z_][A-Za-z0-9_]*")
+            "expected `=` after the first word: the key must match [A-Za-z_][A-Za-z0-9_]*"
+                .to_string()
         };
         let at = if key.is_empty() { pos } else { pos + key_len };
         return Err((column(at), cause));

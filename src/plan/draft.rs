@@ -8,11 +8,13 @@
 //! their order after the file changes that came before them. Reads go to the device only
 //! through the draft's [`RootFs`], so a planner stays pure with respect to everything else.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::{CommandAction, FileChange, FileState, Plan, ServiceAction, Step};
 use crate::apply::{current, current_for_removal};
 use crate::error::Result;
+use crate::redact;
 use crate::system::fs::{RootFs, text_from_bytes};
 use crate::system::path::DevPath;
 
@@ -27,6 +29,11 @@ pub struct Draft<'a> {
     /// Index into `steps` of each path's change.
     by_path: HashMap<DevPath, usize>,
     warnings: Vec<String>,
+    /// The first state read from the disk for each path. A change's `before` is this state,
+    /// not the disk's at the time of the write: a planner that read a file, then wrote what it
+    /// made of it, must not have its plan applied over a version someone else wrote in between
+    /// (apply re-checks `before`; presync plans without the lock).
+    seen: RefCell<HashMap<DevPath, FileState>>,
 }
 
 impl<'a> Draft<'a> {
@@ -36,7 +43,18 @@ impl<'a> Draft<'a> {
             steps: Vec::new(),
             by_path: HashMap::new(),
             warnings: Vec::new(),
+            seen: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// The disk state of `path`, as first read by this draft.
+    fn observed(&self, path: &DevPath) -> Result<FileState> {
+        if let Some(s) = self.seen.borrow().get(path) {
+            return Ok(s.clone());
+        }
+        let s = current(self.fs, path)?;
+        self.seen.borrow_mut().insert(path.clone(), s.clone());
+        Ok(s)
     }
 
     pub fn fs(&self) -> &'a RootFs {
@@ -58,7 +76,7 @@ impl<'a> Draft<'a> {
         if self.under_removed_tree(path) {
             return Ok(FileState::Absent);
         }
-        current(self.fs, path)
+        self.observed(path)
     }
 
     fn under_removed_tree(&self, path: &DevPath) -> bool {
@@ -158,7 +176,7 @@ impl<'a> Draft<'a> {
         } else if removal {
             current_for_removal(self.fs, path)?
         } else {
-            current(self.fs, path)?
+            self.observed(path)?
         };
         let change = FileChange::new(path.clone(), before, after, reason);
         if change.is_noop() || (removal && change.before == FileState::Absent) {
@@ -170,7 +188,12 @@ impl<'a> Draft<'a> {
     }
 
     /// Plans `path` to hold `content`. `mode`: exact permission bits, or `None` to keep the
-    /// file's current mode (0644 for a new file). Returns whether this changed the plan.
+    /// file's current mode (0644 for a new file); with `None`, new content that holds a secret
+    /// (anything the redactor would mask: a registered value, the value of a secret-looking key,
+    /// a bearer token) loses its group and other bits, so every file osctl writes with a secret
+    /// in it is 0600 (a user's MCP header in a runtime's own config, say). Content that does
+    /// not change keeps its mode: osctl does not chmod files it leaves alone. Returns whether
+    /// this changed the plan.
     pub fn write(
         &mut self,
         path: &DevPath,
@@ -178,12 +201,21 @@ impl<'a> Draft<'a> {
         mode: Option<u32>,
         reason: &str,
     ) -> Result<bool> {
+        let content = content.into();
         let mode = match mode {
             Some(m) => m,
-            None => match self.state(path)? {
-                FileState::File { mode, .. } => mode,
-                _ => DEFAULT_FILE_MODE,
-            },
+            None => {
+                let (same, mode) = match self.state(path)? {
+                    FileState::File { content: old, mode } => (old == content, mode),
+                    _ => (false, DEFAULT_FILE_MODE),
+                };
+                let text = String::from_utf8_lossy(&content);
+                if !same && redact::redact(&text) != text {
+                    mode & !0o077
+                } else {
+                    mode
+                }
+            }
         };
         self.record(path, FileState::file(content, mode), reason, false)
     }

@@ -11,7 +11,7 @@
 
 use super::{Input, Status, StepName, StepReport};
 use crate::device::state::AgentState;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::persona::{self, Options};
 use crate::plan::Draft;
 use crate::runtime::RuntimeId;
@@ -20,8 +20,8 @@ pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     let path = input.device.env.agent_state();
     let mut state = match draft.read_text(&path)? {
         Some(text) if !text.trim().is_empty() => {
-            serde_json::from_str::<AgentState>(&text).map_err(|e| {
-                Error::json(&path, &e).hint(
+            AgentState::parse(&text, &path).map_err(|e| {
+                e.hint(
                     "fix or remove the file (it only holds the switch history); until then the persona is not migrated",
                 )
             })?

@@ -78,6 +78,13 @@ pub fn unpack(zip: &[u8], max_bytes: u64) -> Result<Vec<Entry>, Refusal> {
             format!("{} entries (at most {MAX_ENTRIES})", archive.len()),
         ));
     }
+    // The archive index keeps one entry per name, so a duplicate is only visible here.
+    if archive.has_duplicate_names() {
+        return Err(refuse(
+            "unsafe_path",
+            "the archive names an entry twice".to_string(),
+        ));
+    }
     let mut declared = 0u64;
     for i in 0..archive.len() {
         let f = archive.by_index_raw(i).map_err(bad)?;
@@ -94,6 +101,15 @@ pub fn unpack(zip: &[u8], max_bytes: u64) -> Result<Vec<Entry>, Refusal> {
     let mut total = 0u64;
     for i in 0..archive.len() {
         let mut f = archive.by_index(i).map_err(bad)?;
+        // `name()` cuts a name at its first NUL (`a\0b` would be written as `a`): check the
+        // raw bytes.
+        if f.name_raw().contains(&0) {
+            let shown = String::from_utf8_lossy(f.name_raw()).replace('\0', "\\0");
+            return Err(refuse(
+                "unsafe_path",
+                format!("entry `{shown}` contains a NUL byte"),
+            ));
+        }
         let raw = f.name().map_err(bad)?.into_owned();
         let path = safe_path(&raw)?;
         if f.is_symlink() {

@@ -143,8 +143,15 @@ pub fn run(
     let body = http
         .get(&url, MAX_METADATA_BYTES, &mut |_, _| {})
         .map_err(|e| {
-            e.into_error()
-                .hint("nothing was written; the next sync tries again")
+            // Name the file the URL came from: a wrong URL is fixed there.
+            let hint = match opts.metadata_url {
+                Some(_) => "nothing was written; the next sync tries again".to_string(),
+                None => format!(
+                    "the URL is metadata_url in {}; nothing was written; the next sync tries again",
+                    device.env.bootstrap()
+                ),
+            };
+            e.into_error().hint(hint)
         })?;
     let meta = metadata::parse(&body, &url, key)?;
     let cdn = metadata::cdn_base(&url);
