@@ -15,7 +15,8 @@
 //! name, with the whole new content, next to a still wholly old `<name>`; the next run's journal
 //! restore removes it, which the rerun's convergence checks. And a switch killed after its
 //! commit point but before its reconcile steps all wrote their markers leaves config.json whole
-//! and final except for those markers (the next run retries the missing steps by design).
+//! and final except for those markers: the steps are retried by `osctl reconcile` (the boot
+//! path), which the suite runs after the rerun in that case.
 //!
 //! Then the same command runs again and must leave exactly the uninterrupted tree,
 //! with no journal left, and nothing outside the device root may have changed.
@@ -581,6 +582,28 @@ fn every_mutating_command_survives_kills_and_converges() {
                 text(&again)
             ));
             continue;
+        }
+        if committed > 0 {
+            // A switch killed after its commit point: the rerun finds the runtime active and has
+            // nothing to switch; the reconcile steps it left are `osctl reconcile`'s, which the
+            // device runs at boot (and which does nothing when the rerun already converged).
+            let mut reconcile = osctl(&run.root);
+            reconcile.arg("reconcile");
+            if s.fake_systemd {
+                reconcile
+                    .env("OSCTL_SYSTEMCTL", fake_systemctl())
+                    .env("FAKE_SYSTEMCTL_DIR", &run.units)
+                    .env("FAKE_SYSTEMCTL_ROOT", &run.root);
+            }
+            let out = reconcile.output().unwrap();
+            if out.status.code() != Some(0) {
+                failures.push(format!(
+                    "kill {i} ({}, {how}): osctl reconcile after the rerun failed: {}",
+                    s.name,
+                    text(&out)
+                ));
+                continue;
+            }
         }
         let (expected, units) = if done_already {
             (&r.twice, &r.units_twice)

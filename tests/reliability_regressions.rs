@@ -434,7 +434,8 @@ fn regression_journal_was_world_readable() {
 /// apply re-checks each file against the plan's `before`, but the draft took `before` from the
 /// disk at the time of the write, not from what the planner had read: a file rewritten between
 /// the read and the write passed the check and the stale content overwrote the other run's
-/// change. A draft now keeps the first state it read of each path as its `before`.
+/// change. A draft now remembers what it first read of each path and refuses a write over a
+/// path that has changed since.
 #[test]
 fn regression_presync_plan_overwrote_a_concurrent_mcp_add() {
     use osctl::plan::{Draft, Step};
@@ -453,11 +454,21 @@ fn regression_presync_plan_overwrote_a_concurrent_mcp_add() {
         b"a: 1\nmcp: added\n",
         0o644,
     );
-    // ...and the planner writes what it made of its own read.
+    // ...and the planner writes what it made of its own read: refused, the file is not the
+    // one it read.
+    let err = draft
+        .write(&path, format!("{read}b: 2\n"), None, "test")
+        .unwrap_err();
+    assert_eq!(err.code, "changed_underfoot", "{err}");
+    assert!(draft.finish().is_empty());
+    // A change after the plan was made is caught by apply's own re-check.
+    let mut draft = Draft::new(&fs);
+    let read = draft.read_text(&path).unwrap().unwrap();
     draft
         .write(&path, format!("{read}b: 2\n"), None, "test")
         .unwrap();
     let plan = draft.finish();
+    write(&root, "root/.hermes/config.yaml", b"a: 3\n", 0o644);
     let Some(Step::File(change)) = plan.steps.first() else {
         panic!("one file step: {:?}", plan.steps.len());
     };
@@ -465,7 +476,7 @@ fn regression_presync_plan_overwrote_a_concurrent_mcp_add() {
     assert_eq!(err.code, "changed_underfoot", "{err}");
     assert_eq!(
         std::fs::read_to_string(root.join("root/.hermes/config.yaml")).unwrap(),
-        "a: 1\nmcp: added\n",
+        "a: 3\n",
         "the other run's change is kept"
     );
 }

@@ -6,7 +6,8 @@
 //! lock file, and without waiting for a lock another osctl run holds (a switch that starts this
 //! runtime holds it while the unit starts, after it wrote presync's files itself). Anything to do
 //! takes the lock; the plan is made again only when the lock restored an interrupted run, or
-//! when a file changed under the apply (which stops it and rolls it back). A journal left by an
+//! when a file changed while the plan read it or under the apply (which stops it and rolls it
+//! back). A journal left by an
 //! interrupted run (on disk while the lock is free) always takes the lock and is restored first.
 //!
 //! On the live device, a run whose plan ran programs (hermes' skills restore, picoclaw's
@@ -36,11 +37,16 @@ pub fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
     let unlocked = if ctx.previewing() || held.is_some() {
         None
     } else {
-        let (rt, planned, report) = plan(ctx, args, true)?;
-        if planned.is_empty() {
-            return ctx.finish("presync", &planned, extra(rt, &report));
+        match plan(ctx, args, true) {
+            Ok((rt, planned, report)) if planned.is_empty() => {
+                return ctx.finish("presync", &planned, extra(rt, &report));
+            }
+            Ok(p) => Some(p),
+            // A file changed while this plan read it (another run holds the lock and is
+            // writing): plan again once the lock is ours.
+            Err(e) if e.code == "changed_underfoot" => None,
+            Err(e) => return Err(e),
         }
-        Some((rt, planned, report))
     };
     let interrupted = !journal::pending(&ctx.fs)?.is_empty();
     let _lock = match held {

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use super::{CommandAction, FileChange, FileState, Plan, ServiceAction, Step};
 use crate::apply::{current, current_for_removal};
-use crate::error::Result;
+use crate::error::{Error, Exit, Result};
 use crate::redact;
 use crate::system::fs::{RootFs, text_from_bytes};
 use crate::system::path::DevPath;
@@ -29,11 +29,13 @@ pub struct Draft<'a> {
     /// Index into `steps` of each path's change.
     by_path: HashMap<DevPath, usize>,
     warnings: Vec<String>,
-    /// The first state read from the disk for each path. A change's `before` is this state,
-    /// not the disk's at the time of the write: a planner that read a file, then wrote what it
-    /// made of it, must not have its plan applied over a version someone else wrote in between
-    /// (apply re-checks `before`; presync plans without the lock).
-    seen: RefCell<HashMap<DevPath, FileState>>,
+    /// A fingerprint of the first state read from the disk for each path. A planner that read
+    /// a file, then wrote what it made of it, must not have its plan applied over a version
+    /// someone else wrote in between (presync plans without the lock): every later read of the
+    /// path must find the same state, so a change's `before` is what the planner first read, and
+    /// apply re-checks `before`. Only fingerprints are kept: a migration reads thousands of
+    /// daily files, and keeping their bytes would hold the whole input in memory.
+    seen: RefCell<HashMap<DevPath, [u8; 32]>>,
 }
 
 impl<'a> Draft<'a> {
@@ -47,14 +49,24 @@ impl<'a> Draft<'a> {
         }
     }
 
-    /// The disk state of `path`, as first read by this draft.
+    /// The disk state of `path`, which must be the state this draft first read of it.
     fn observed(&self, path: &DevPath) -> Result<FileState> {
-        if let Some(s) = self.seen.borrow().get(path) {
-            return Ok(s.clone());
+        let state = current(self.fs, path)?;
+        let print = fingerprint(&state);
+        let mut seen = self.seen.borrow_mut();
+        match seen.get(path) {
+            Some(first) if *first != print => Err(Error::new(
+                Exit::RolledBack,
+                "changed_underfoot",
+                format!("{path} changed while osctl was reading it"),
+            )
+            .hint("something else wrote the file while osctl planned; nothing was written; run the command again")),
+            Some(_) => Ok(state),
+            None => {
+                seen.insert(path.clone(), print);
+                Ok(state)
+            }
         }
-        let s = current(self.fs, path)?;
-        self.seen.borrow_mut().insert(path.clone(), s.clone());
-        Ok(s)
     }
 
     pub fn fs(&self) -> &'a RootFs {
@@ -322,6 +334,34 @@ pub struct Checkpoint {
     steps: Vec<Step>,
     by_path: HashMap<DevPath, usize>,
     warnings: usize,
+}
+
+/// A digest of a path's state: its kind, mode or link target, and bytes.
+fn fingerprint(state: &FileState) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    match state {
+        FileState::Absent => h.update(b"absent"),
+        FileState::File { content, mode } => {
+            h.update(b"file");
+            h.update(mode.to_le_bytes());
+            h.update(content);
+        }
+        FileState::Dir { mode } => {
+            h.update(b"dir");
+            h.update(mode.to_le_bytes());
+        }
+        FileState::Symlink { target } => {
+            h.update(b"link");
+            h.update(target.as_bytes());
+        }
+        FileState::Tree { files, bytes } => {
+            h.update(b"tree");
+            h.update(files.to_le_bytes());
+            h.update(bytes.to_le_bytes());
+        }
+    }
+    h.finalize().into()
 }
 
 #[cfg(test)]
