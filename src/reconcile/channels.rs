@@ -10,12 +10,12 @@
 
 use serde_json::{Value, json};
 
-use super::{Input, Status, StepName, StepReport};
+use super::{Input, Marker, Status, StepName, StepReport, marker};
 use crate::channel;
 use crate::device::config;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::plan::Draft;
-use crate::runtime::{Channel, RuntimeId};
+use crate::runtime::Channel;
 
 const MARKER: &str = "channels_applied_runtime";
 const UNSUPPORTED: &str = "channels_unsupported";
@@ -24,31 +24,14 @@ pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     let device = input.device;
     let active = input.active;
     let config_path = device.env.config_json();
-    let Some(marker) = device.config.opt(MARKER) else {
-        config::edit(
-            draft,
-            &config_path,
-            &[(MARKER, Some(Value::from(active.as_str())))],
-            "channels reconcile: baseline",
-        )?;
-        return Ok(StepReport::new(
-            StepName::Channels,
-            Status::Baseline,
-            format!("no marker yet: recorded {active} without re-applying"),
-        ));
-    };
-    let prev = RuntimeId::parse(marker).map_err(|e| {
-        Error::input(
-            e.code,
-            format!("{config_path}: {MARKER} \"{marker}\" is not a runtime osctl knows"),
-        )
-    })?;
-    if prev == active {
-        return Ok(StepReport::new(
-            StepName::Channels,
-            Status::UpToDate,
-            format!("already applied for {active}"),
-        ));
+    if let Marker::Settled(report) = marker(
+        draft,
+        input,
+        StepName::Channels,
+        MARKER,
+        "without re-applying",
+    )? {
+        return Ok(report);
     }
     let spec = active.spec();
     let configured = device.config.configured_channels();

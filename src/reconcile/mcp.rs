@@ -11,9 +11,9 @@
 
 use serde_json::Value;
 
-use super::{Input, Status, StepName, StepReport};
+use super::{Input, Marker, Status, StepName, StepReport, marker};
 use crate::device::config;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::mcp::{Entry, check_for_runtime, planner, reader};
 use crate::plan::Draft;
 use crate::runtime::RuntimeId;
@@ -24,32 +24,16 @@ pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     let device = input.device;
     let active = input.active;
     let config_path = device.env.config_json();
-    let Some(marker) = device.config.opt(MARKER) else {
-        config::edit(
-            draft,
-            &config_path,
-            &[(MARKER, Some(Value::from(active.as_str())))],
-            "mcp reconcile: baseline",
-        )?;
-        return Ok(StepReport::new(
-            StepName::Mcp,
-            Status::Baseline,
-            format!("no marker yet: recorded {active} without carrying anything"),
-        ));
+    let prev = match marker(
+        draft,
+        input,
+        StepName::Mcp,
+        MARKER,
+        "without carrying anything",
+    )? {
+        Marker::Settled(report) => return Ok(report),
+        Marker::From(prev) => prev,
     };
-    let prev = RuntimeId::parse(marker).map_err(|e| {
-        Error::input(
-            e.code,
-            format!("{config_path}: {MARKER} \"{marker}\" is not a runtime osctl knows"),
-        )
-    })?;
-    if prev == active {
-        return Ok(StepReport::new(
-            StepName::Mcp,
-            Status::UpToDate,
-            format!("already applied for {active}"),
-        ));
-    }
     let (from, to) = (prev.spec(), active.spec());
     let source = reader::read(draft, &device.layout, from)?;
     let target = reader::read(draft, &device.layout, to)?;

@@ -118,6 +118,55 @@ pub struct Input<'a> {
     pub now: i64,
 }
 
+/// Where a step guarded by a config.json marker (`<step>_applied_runtime`) stands.
+pub(crate) enum Marker {
+    /// Nothing to carry: the baseline is planned, or the marker already names the active runtime.
+    Settled(StepReport),
+    /// The marker names another runtime: carry from it, and advance the marker in the same plan.
+    From(RuntimeId),
+}
+
+/// The guard of the MCP and channel steps: no marker plans a baseline (the active runtime is
+/// recorded, nothing is carried: `baseline` says what is not done); a marker naming the active
+/// runtime is up to date; a name osctl does not know is bad input that names config.json.
+pub(crate) fn marker(
+    draft: &mut Draft<'_>,
+    input: &Input<'_>,
+    step: StepName,
+    key: &str,
+    baseline: &str,
+) -> Result<Marker> {
+    let active = input.active;
+    let config_path = input.device.env.config_json();
+    let Some(marker) = input.device.config.opt(key) else {
+        crate::device::config::edit(
+            draft,
+            &config_path,
+            &[(key, Some(serde_json::Value::from(active.as_str())))],
+            &format!("{} reconcile: baseline", step.as_str()),
+        )?;
+        return Ok(Marker::Settled(StepReport::new(
+            step,
+            Status::Baseline,
+            format!("no marker yet: recorded {active} {baseline}"),
+        )));
+    };
+    let prev = RuntimeId::parse(marker).map_err(|e| {
+        crate::error::Error::input(
+            e.code,
+            format!("{config_path}: {key} \"{marker}\" is not a runtime osctl knows"),
+        )
+    })?;
+    if prev == active {
+        return Ok(Marker::Settled(StepReport::new(
+            step,
+            Status::UpToDate,
+            format!("already applied for {active}"),
+        )));
+    }
+    Ok(Marker::From(prev))
+}
+
 /// Plans `steps` into `draft` in order, each on its own (used by `osctl reconcile` and by
 /// `osctl switch` after its commit point).
 pub fn plan_steps(draft: &mut Draft<'_>, input: &Input<'_>, steps: &[StepName]) -> Vec<StepReport> {
