@@ -199,11 +199,20 @@ pub fn apply_file(fs: &RootFs, journal: Option<&Journal>, change: &FileChange) -
             ensure_parents(fs, path)?;
             let same_bytes =
                 matches!(&change.before, FileState::File { content: c, .. } if c == content);
-            if same_bytes {
-                atomic::chmod(&host, *mode).map_err(|e| io("change the mode of", e))
+            let (action, written) = if same_bytes {
+                ("change the mode of", atomic::chmod(&host, *mode))
             } else {
-                atomic::write_file(&host, content, *mode).map_err(|e| io("write", e))
-            }
+                ("write", atomic::write_file(&host, content, *mode))
+            };
+            written.map_err(|e| {
+                let missing = e.kind() == std::io::ErrorKind::NotFound;
+                let err = io(action, e);
+                if missing {
+                    explain_dangling_link(fs, path, err)
+                } else {
+                    err
+                }
+            })
         }
         FileState::Dir { mode } => {
             // A folder emptied by the plan: the old one goes to the journal, a new one is made.
@@ -232,6 +241,23 @@ pub fn apply_file(fs: &RootFs, journal: Option<&Journal>, change: &FileChange) -
         FileState::Symlink { .. } | FileState::Tree { .. } => Err(Error::internal(format!(
             "a plan cannot create {path} as a link or a whole tree"
         ))),
+    }
+}
+
+/// A write through a symbolic link whose target's folder does not exist under the root fails
+/// with a bare "No such file or directory": say which link, and where it points (links are
+/// resolved inside `--root`, so a link to an absolute path names a path under the root).
+fn explain_dangling_link(fs: &RootFs, path: &DevPath, err: Error) -> Error {
+    let Ok(link) = fs.host_nofollow(path) else {
+        return err;
+    };
+    match std::fs::read_link(&link) {
+        Ok(target) => err.cause(format!(
+            "{path} is a symbolic link to {}, which osctl resolves inside --root {}; its folder does not exist there",
+            target.display(),
+            fs.root().display()
+        )),
+        Err(_) => err,
     }
 }
 
@@ -381,6 +407,25 @@ mod tests {
         );
         assert_eq!(mode_of(&dir.path().join("root/.hermes/.env")), 0o600);
         assert!(journal::pending(&fs).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_write_through_a_link_out_of_the_root_names_the_link() {
+        let (dir, fs, services, out) = setup();
+        // An absolute link target is resolved inside the root, where /elsewhere does not exist.
+        std::os::unix::fs::symlink("/elsewhere/a.conf", dir.path().join("etc/b.conf")).unwrap();
+        let before = snapshot(dir.path());
+        let mut plan = Plan::new();
+        plan.file(write(&fs, "/etc/b.conf", "b=1\n", 0o644));
+        let err = apply(&target(&fs, &services, &out), &plan).unwrap_err();
+        assert_eq!(err.exit, Exit::RolledBack, "{err:?}");
+        assert!(
+            err.causes
+                .iter()
+                .any(|c| c.contains("symbolic link to /elsewhere/a.conf")),
+            "{err:?}"
+        );
+        assert_eq!(snapshot(dir.path()), before);
     }
 
     #[test]
