@@ -99,8 +99,13 @@ impl Run {
     }
 
     fn command(&self, s: &Scenario, fault: Option<&str>) -> Command {
+        self.command_with(s, &s.args, fault)
+    }
+
+    /// osctl with `args` in the scenario's environment (its fake systemctl, a fault point).
+    fn command_with(&self, s: &Scenario, args: &[String], fault: Option<&str>) -> Command {
         let mut cmd = osctl(&self.root);
-        cmd.args(&s.args);
+        cmd.args(args);
         if s.fake_systemd {
             cmd.env("OSCTL_SYSTEMCTL", fake_systemctl())
                 .env("FAKE_SYSTEMCTL_DIR", &self.units)
@@ -587,15 +592,10 @@ fn every_mutating_command_survives_kills_and_converges() {
             // A switch killed after its commit point: the rerun finds the runtime active and has
             // nothing to switch; the reconcile steps it left are `osctl reconcile`'s, which the
             // device runs at boot (and which does nothing when the rerun already converged).
-            let mut reconcile = osctl(&run.root);
-            reconcile.arg("reconcile");
-            if s.fake_systemd {
-                reconcile
-                    .env("OSCTL_SYSTEMCTL", fake_systemctl())
-                    .env("FAKE_SYSTEMCTL_DIR", &run.units)
-                    .env("FAKE_SYSTEMCTL_ROOT", &run.root);
-            }
-            let out = reconcile.output().unwrap();
+            let out = run
+                .command_with(s, &["reconcile".to_string()], None)
+                .output()
+                .unwrap();
             if out.status.code() != Some(0) {
                 failures.push(format!(
                     "kill {i} ({}, {how}): osctl reconcile after the rerun failed: {}",

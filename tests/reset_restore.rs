@@ -15,35 +15,15 @@
 //! openclaw's skills come back through the daemon's onboarding (`osctl skills sync`), which is
 //! not presync's job; its test stops at the OS blocks.
 
+mod reliability_support;
+
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
-const REPO: &str = env!("CARGO_MANIFEST_DIR");
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from).min_depth(1) {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else if entry.file_name() != ".keep" {
-            std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
-    }
-}
+use reliability_support::{copy_tree, osctl as osctl_command, repo};
 
 fn osctl(root: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_osctl"))
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .env_clear()
-        .env("NO_COLOR", "1")
-        .env("OSCTL_TEST_NOW", "1764460800")
-        .output()
-        .unwrap();
+    let out = osctl_command(root).args(args).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -162,7 +142,7 @@ fn a_reset_device_plus_presync_starts_clean() {
         "claudecode",
         "opencode",
     ] {
-        let before = Path::new(REPO).join(format!("tests/cli/reset/active-{rt}/in"));
+        let before = repo().join(format!("tests/cli/reset/active-{rt}/in"));
         let soul = std::fs::read_to_string(before.join("opt/devices/lamp/souls/lamp.md"))
             .unwrap_or_default();
         let owner = owner_lines(&before, &soul);

@@ -221,12 +221,12 @@ impl<'a> Draft<'a> {
                     FileState::File { content: old, mode } => (old == content, mode),
                     _ => (false, DEFAULT_FILE_MODE),
                 };
-                let text = String::from_utf8_lossy(&content);
-                if !same && redact::redact(&text) != text {
-                    mode & !0o077
-                } else {
-                    mode
-                }
+                // Unchanged content (the boot path's usual case) is not scanned at all.
+                let holds_secret = !same && {
+                    let text = String::from_utf8_lossy(&content);
+                    redact::redact(&text) != text
+                };
+                if holds_secret { mode & !0o077 } else { mode }
             }
         };
         self.record(path, FileState::file(content, mode), reason, false)
