@@ -484,3 +484,48 @@ fn a_rollback_leaves_an_old_unit_that_was_not_running_as_it_was() {
     assert_eq!(d.get("openclaw.service", "active"), "inactive");
     assert_eq!(d.get("openclaw.service", "enabled"), "disabled");
 }
+
+#[test]
+fn regression_a_switch_killed_after_stopping_the_old_unit_left_the_new_one_running() {
+    let d = Dev::new();
+    // codex's unit file is osctl's own: the switch writes it, so the journal restore after the
+    // kill removes it while systemd keeps the unit running.
+    std::fs::write(
+        d.state.join("kill-after"),
+        "disable --now openclaw.service\n",
+    )
+    .unwrap();
+    let out = d.osctl(&["switch", "codex", "--settle", "0"]);
+    assert_eq!(out.status.code(), None, "killed: {}", text(&out));
+    std::fs::remove_file(d.state.join("kill-after")).unwrap();
+    assert_eq!(d.get("codex.service", "active"), "active");
+    assert_eq!(d.get("openclaw.service", "active"), "inactive");
+    assert_eq!(d.get("openclaw.service", "enabled"), "disabled");
+    assert!(d.config().contains("\"agent_runtime\": \"openclaw\""));
+    assert!(d.root.join("etc/systemd/system/codex.service").exists());
+
+    let calls_before = d.actions().len();
+    let out = d.osctl(&["reconcile"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        !d.root.join("etc/systemd/system/codex.service").exists(),
+        "the journal removed the unit file the switch wrote"
+    );
+    assert_eq!(
+        d.actions()[calls_before..],
+        [
+            "daemon-reload",
+            "stop codex.service",
+            "enable --now openclaw.service",
+        ]
+    );
+    assert_eq!(
+        d.get("codex.service", "active"),
+        "inactive",
+        "{}",
+        text(&out)
+    );
+    assert_eq!(d.get("openclaw.service", "active"), "active");
+    assert_eq!(d.get("openclaw.service", "enabled"), "enabled");
+    assert!(!d.root.join("var/lib/osctl/switch.json").exists());
+}
