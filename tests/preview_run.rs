@@ -468,3 +468,51 @@ fn every_switch_pair_previews_what_it_does() {
     );
     assert_eq!(same, 30);
 }
+
+/// The sample device (hermes) previewed a switch to codex with `root/.codex/.env` twice (the
+/// second time as a new 2-line file, where the run leaves 7 lines), a switch to openclaw with
+/// KNOWLEDGE.md, AGENTS.md and HEARTBEAT.md twice as new files, and persona counts the run did not
+/// reach: the reconcile steps were planned on the files as they were before the switch's presync.
+#[test]
+fn regression_switch_preview_planned_reconcile_before_presync() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, state) = device_on("hermes", dir.path());
+    let env = [("OSCTL_TEST_NOW".to_string(), NOW.to_string())];
+    for to in ["codex", "openclaw"] {
+        let args: Vec<String> = ["--root", ".", "switch", to, "--settle", "0"]
+            .map(String::from)
+            .to_vec();
+        if let Verdict::Differs(why) = compare(&root, &args, &env, None, Some(&state)) {
+            panic!("hermes -> {to}:\n{why}");
+        }
+        // The persona step reports the same counts in the preview and in the run.
+        let scratch = dir.path().join(format!("scratch-{to}"));
+        let persona_line = |preview: bool| {
+            let _ = std::fs::remove_dir_all(&scratch);
+            clone_tree(&root, &scratch);
+            let systemd = dir.path().join(format!("systemd-{to}-{preview}"));
+            clone_tree(&state, &systemd);
+            let mut a = args.clone();
+            if preview {
+                a.insert(2, "--dry-run".into());
+            }
+            let out = osctl(&Run {
+                root: &scratch,
+                args: &a,
+                env: &env,
+                stdin: None,
+                systemd: Some(&systemd),
+            });
+            let text = String::from_utf8_lossy(if preview { &out.stdout } else { &out.stderr })
+                .into_owned();
+            text.lines()
+                .find_map(|l| {
+                    l.trim_start_matches("# ")
+                        .strip_prefix("reconcile persona: ")
+                })
+                .map(str::to_string)
+                .unwrap_or_else(|| panic!("no persona line: {}", show(&out)))
+        };
+        assert_eq!(persona_line(true), persona_line(false), "hermes -> {to}");
+    }
+}

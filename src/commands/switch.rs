@@ -65,8 +65,13 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
                 ctx.out.product(&render::text(&p, &opts));
             }
             let mode = if ctx.check { "check" } else { "dry-run" };
-            ctx.out
-                .status(&format!("{mode}: would switch {} -> {}", p.from, p.to));
+            if p.finishes() {
+                ctx.out
+                    .status(&format!("{mode}: would finish the switch to {}", p.to));
+            } else {
+                ctx.out
+                    .status(&format!("{mode}: would switch {} -> {}", p.from, p.to));
+            }
             let exit = if ctx.check {
                 Exit::Pending
             } else {

@@ -126,6 +126,9 @@ pub fn perform(
             "{from} is already the active runtime, but its switch did not finish: running the reconcile steps that lag behind"
         ));
         let (ran, failure) = reconcile_after(t, &device)?;
+        if failure.is_none() {
+            t.out.status(&format!("the switch to {from} is finished"));
+        }
         return Ok(Done::Finished(from, ran, failure));
     }
     let depth = if previewing {
