@@ -267,7 +267,14 @@ pub fn run(t: &Target<'_>, device: &Device, steps: &[StepName], now: i64) -> Res
     for &step in steps {
         let mut draft = Draft::new(t.fs);
         let mut report = plan_next(&mut draft, device, step, now)?;
-        let plan = draft.finish();
+        let mut plan = draft.finish();
+        // A program the step runs (openclaw's plugin install) edits the runtime's files: it goes
+        // first, and the step is planned again on what it left.
+        if !report.failed() && crate::channel::run_programs_first(t, &plan)? {
+            let mut draft = Draft::new(t.fs);
+            report = plan_next(&mut draft, device, step, now)?;
+            plan = crate::channel::without_programs(draft.finish());
+        }
         let mut applied = None;
         let (outcome, error) = if report.failed() {
             (Outcome::NotPlanned, None)
