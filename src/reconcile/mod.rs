@@ -219,7 +219,7 @@ pub fn preview(
 ) -> Result<Vec<Planned>> {
     let mut out = Vec::new();
     for &step in steps {
-        let report = plan_next(draft, device, step, now)?;
+        let report = plan_next(draft, device, step, now);
         out.push(Planned {
             report,
             plan: draft.end_phase(),
@@ -261,18 +261,19 @@ pub struct Ran {
 /// (`device` gives the paths and the robot profile; config.json is read again for each step),
 /// then applied alone through [`apply::apply`]. A step that fails (its plan, a write, a restart)
 /// is rolled back alone, keeps its marker and is reported failed; the next steps go on. The
-/// caller holds the device lock. Returns an error only when the device cannot be read at all.
+/// caller holds the device lock. Returns an error only when a program a step runs first could
+/// not be started.
 pub fn run(t: &Target<'_>, device: &Device, steps: &[StepName], now: i64) -> Result<Vec<Ran>> {
     let mut out = Vec::new();
     for &step in steps {
         let mut draft = Draft::new(t.fs);
-        let mut report = plan_next(&mut draft, device, step, now)?;
+        let mut report = plan_next(&mut draft, device, step, now);
         let mut plan = draft.finish();
         // A program the step runs (openclaw's plugin install) edits the runtime's files: it goes
         // first, and the step is planned again on what it left.
         if !report.failed() && crate::channel::run_programs_first(t, &plan)? {
             let mut draft = Draft::new(t.fs);
-            report = plan_next(&mut draft, device, step, now)?;
+            report = plan_next(&mut draft, device, step, now);
             plan = crate::channel::without_programs(draft.finish());
         }
         let mut applied = None;
@@ -325,6 +326,20 @@ pub fn verdict(ran: &[Ran]) -> Option<Error> {
     if failed.is_empty() {
         return None;
     }
+    let several = ran.iter().filter(|r| r.report.failed()).count() > 1;
+    let (kept_it, left, rolled) = if several {
+        (
+            "kept their markers",
+            "their markers were left",
+            "what they wrote was rolled back and their markers kept",
+        )
+    } else {
+        (
+            "kept its marker",
+            "its marker was left",
+            "what it wrote was rolled back and its marker kept",
+        )
+    };
     let landed = names(&|r| r.outcome == Outcome::Applied);
     let kept: Vec<String> = ran
         .iter()
@@ -339,9 +354,7 @@ pub fn verdict(ran: &[Ran]) -> Option<Error> {
             if landed.is_empty() {
                 format!("reconcile step {failed} failed and could not be rolled back whole")
             } else {
-                format!(
-                    "reconcile partly applied: {landed} landed; {failed} failed and kept its marker"
-                )
+                format!("reconcile partly applied: {landed} landed; {failed} failed and {kept_it}")
             },
         );
         e = e.hint(if kept.is_empty() {
@@ -354,17 +367,13 @@ pub fn verdict(ran: &[Ran]) -> Option<Error> {
         Error::new(
             Exit::RolledBack,
             "reconcile_step_failed",
-            format!(
-                "reconcile step {failed} failed; what it wrote was rolled back and its marker kept"
-            ),
+            format!("reconcile step {failed} failed; {rolled}"),
         )
         .hint(retry)
     } else {
         Error::input(
             "reconcile_step_failed",
-            format!(
-                "reconcile step {failed} failed; its marker was left so the next run retries it"
-            ),
+            format!("reconcile step {failed} failed; {left} so the next run retries it"),
         )
         .hint(
             "nothing else had to change; fix the cause named above and run `osctl reconcile` again",
@@ -374,20 +383,21 @@ pub fn verdict(ran: &[Ran]) -> Option<Error> {
 }
 
 /// Plans `step` on the device as `draft` shows it: config.json is read again through the draft
-/// (the steps before may have changed it), and the active runtime resolved from it.
-fn plan_next(
-    draft: &mut Draft<'_>,
-    device: &Device,
-    step: StepName,
-    now: i64,
-) -> Result<StepReport> {
-    let device = as_planned(draft, device)?;
-    let input = Input {
-        active: device.active()?,
-        device: &device,
-        now,
-    };
-    Ok(plan_step(draft, &input, step))
+/// (the steps before may have changed it), and the active runtime resolved from it. A device
+/// that cannot be read so fails the step, like any other planning error.
+fn plan_next(draft: &mut Draft<'_>, device: &Device, step: StepName, now: i64) -> StepReport {
+    let planned = as_planned(draft, device).and_then(|d| Ok((d.active()?, d)));
+    match planned {
+        Ok((active, device)) => {
+            let input = Input {
+                active,
+                device: &device,
+                now,
+            };
+            plan_step(draft, &input, step)
+        }
+        Err(e) => StepReport::new(step, Status::Failed, describe(&e)),
+    }
 }
 
 /// `device` with config.json as `draft` reads it now.
