@@ -104,7 +104,10 @@ fn apply_section(root: &Path, rel: &str, lines: &[&str], mut i: usize) -> Result
                 .map_err(|e| e.to_string())?;
             return Ok(i + 1);
         } else if line.starts_with("Binary files ") {
-            return Err("a binary change: the preview does not show its content".into());
+            // A binary file that goes needs no content; one that is written cannot be replayed.
+            if !deleting {
+                return Err("a binary change: the preview does not show its content".into());
+            }
         } else if line.starts_with("--- ") || line.starts_with("+++ ") {
         } else if let Some(h) = line.strip_prefix("@@ ") {
             hunks_seen = true;
