@@ -1079,7 +1079,7 @@ _osctl() {
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "persona llm channels mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "seed persona llm channels mcp" -- "${cur}"))
                     return 0
                     ;;
                 --root)

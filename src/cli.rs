@@ -112,7 +112,8 @@ pub enum Command {
     Switch(Box<SwitchArgs>),
 
     /// Carry persona, LLM config, channels and MCP servers over to the active runtime after a
-    /// switch; each step is guarded by its marker, so a failed step is retried by the next run.
+    /// switch (at first boot, first seed an empty agent_runtime); each step is its own
+    /// transaction guarded by its marker, so a failed step is retried by the next run.
     Reconcile(ReconcileArgs),
 
     /// Heal a runtime's native configuration before it starts (systemd `ExecStartPre=`, the

@@ -582,6 +582,68 @@ fn a_switch_killed_midway_is_converged_by_the_next_run() {
 }
 
 #[test]
+fn regression_a_switch_killed_after_stopping_the_old_unit_left_the_new_one_running() {
+    let Some(d) = Device::boot("switch-fileless") else {
+        return;
+    };
+    // openclaw takes a few seconds to stop, so osctl can be killed inside its `disable --now`.
+    d.lab.write(
+        "/etc/systemd/system/openclaw.service",
+        unit("/opt/openclaw/agent", "ExecStop=/bin/sleep 3"),
+        0o644,
+    );
+    d.ok(&["systemctl", "daemon-reload"]);
+    // codex installed: its CLI and the bridge its unit runs. The unit file is osctl's own, so
+    // the switch writes it and the journal restore after the kill removes it again.
+    d.lab.write("/usr/local/bin/codex", STAYS_UP, 0o755);
+    d.lab.write("/usr/local/bin/os-server", STAYS_UP, 0o755);
+    d.ok(&["mkdir", "-p", "/root/.codex"]);
+    std::thread::scope(|s| {
+        let switch = s.spawn(|| d.osctl(&["switch", "codex", "--settle", "1"]));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while d.prop("openclaw.service", "ActiveState") != "deactivating" {
+            assert!(Instant::now() < deadline, "the old unit was never stopped");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let record: serde_json::Value =
+            serde_json::from_str(&d.lab.read("/var/lib/osctl/switch.json").unwrap()).unwrap();
+        assert_eq!(record["phase"], "stopping-old");
+        let pid = record["pid"].to_string();
+        d.ok(&["sh", "-c", "kill -KILL \"$0\"", &pid]);
+        let out = switch.join().unwrap();
+        assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    });
+    assert_eq!(
+        d.lab.wait_is_active("openclaw.service", "inactive", 30),
+        "inactive"
+    );
+    assert_eq!(d.agent_runtime(), "openclaw");
+    assert_eq!(
+        d.state("codex.service"),
+        ("active".into(), "enabled".into())
+    );
+    assert!(d.exists("/etc/systemd/system/codex.service"));
+
+    let out = d.osctl(&["reconcile"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        !d.exists("/etc/systemd/system/codex.service"),
+        "the journal removed the unit file the switch wrote"
+    );
+    assert_ne!(
+        d.prop("codex.service", "ActiveState"),
+        "active",
+        "codex runs on without its unit file: {}",
+        text(&out)
+    );
+    assert_eq!(
+        d.state("openclaw.service"),
+        ("active".into(), "enabled".into())
+    );
+    d.assert_clean_state();
+}
+
+#[test]
 fn wait_ready_retries_the_ready_hook_and_rolls_back_when_it_never_passes() {
     let Some(d) = Device::boot("switch-ready") else {
         return;

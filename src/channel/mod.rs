@@ -23,11 +23,12 @@ pub mod native;
 
 use serde_json::Value;
 
+use crate::apply::Target;
 use crate::device::Device;
 use crate::device::config::{self, channel_fields};
 use crate::error::{Error, Result};
 use crate::format::doc::Doc;
-use crate::plan::{CommandAction, Draft, FileState, ServiceAction};
+use crate::plan::{CommandAction, Draft, FileState, Plan, ServiceAction, Step};
 use crate::presync;
 use crate::runtime::{Channel, Runtime, RuntimeId, install};
 use crate::system::path::DevPath;
@@ -198,13 +199,16 @@ pub fn plan_add(
         );
     }
     let config_path = device.env.config_json();
+    // A plugin installer runs before anything is written: it edits openclaw.json itself, so
+    // the files are planned after it (see [`run_programs_first`]).
+    plan_plugin_installs(draft, device, rt, &[ch])?;
     config::edit(
         draft,
         &config_path,
         &persist_edits(ch, c),
         &format!("channel add {ch}"),
     )?;
-    let native_changed = apply(draft, device, rt, &[ch])?;
+    let native_changed = apply_native(draft, device, rt, &[ch])?;
     Ok(Applied {
         runtime: rt,
         channel: ch,
@@ -223,16 +227,94 @@ pub fn apply(
     rt: RuntimeId,
     channels: &[Channel],
 ) -> Result<bool> {
+    plan_plugin_installs(draft, device, rt, channels)?;
+    apply_native(draft, device, rt, channels)
+}
+
+/// The channels of `channels` that run as one of `rt`'s plugins (openclaw's slack, discord and
+/// whatsapp).
+fn plugins(rt: RuntimeId, channels: &[Channel]) -> Vec<Channel> {
+    if rt != RuntimeId::Openclaw {
+        return Vec::new();
+    }
+    channels
+        .iter()
+        .copied()
+        .filter(|ch| matches!(ch, Channel::Slack | Channel::Discord | Channel::Whatsapp))
+        .collect()
+}
+
+/// Plans the install of each missing plugin `channels` need on `rt`. Planned before the files:
+/// see [`run_programs_first`].
+pub fn plan_plugin_installs(
+    draft: &mut Draft<'_>,
+    device: &Device,
+    rt: RuntimeId,
+    channels: &[Channel],
+) -> Result<()> {
+    for ch in plugins(rt, channels) {
+        let dir = device
+            .layout
+            .path(crate::runtime::Loc::openclaw("extensions"))
+            .join(ch.as_str());
+        if !draft.is_dir(&dir)? {
+            draft.command(CommandAction {
+                argv: vec![
+                    "openclaw".into(),
+                    "plugins".into(),
+                    "install".into(),
+                    format!("@openclaw/{ch}"),
+                ],
+                env: vec![("HOME".into(), device.layout.agent_home.to_string())],
+                timeout_secs: 300,
+                optional: true,
+                label: format!("install openclaw's {ch} plugin"),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A plan whose programs run (openclaw's plugin install, on the live device) cannot be applied
+/// as planned: the program edits the runtime's files itself (openclaw.json), so a write planned
+/// before it would find the file changed underfoot and roll everything back. So its programs
+/// run first, on their own, and the caller plans the files again on what they left (dropping
+/// the programs, which ran). Returns whether they ran. Where programs do not run (a root other
+/// than `/`) the plan stays as it is, and so does a preview, which shows them first.
+pub fn run_programs_first(t: &Target<'_>, plan: &Plan) -> Result<bool> {
+    if !t.fs.is_live() || !plan.steps.iter().any(|s| matches!(s, Step::Command(_))) {
+        return Ok(false);
+    }
+    let mut programs = Plan::new();
+    for step in &plan.steps {
+        if let Step::Command(c) = step {
+            programs.command(c.clone());
+        }
+    }
+    crate::apply::apply(t, &programs)?;
+    Ok(true)
+}
+
+/// `plan` without its programs (they ran in [`run_programs_first`]).
+pub fn without_programs(mut plan: Plan) -> Plan {
+    plan.steps.retain(|s| !matches!(s, Step::Command(_)));
+    plan
+}
+
+/// Writes the channels config.json holds into `rt`'s own files (plugin entries, presync) and
+/// plans the restart when they changed. Returns whether they changed.
+fn apply_native(
+    draft: &mut Draft<'_>,
+    device: &Device,
+    rt: RuntimeId,
+    channels: &[Channel],
+) -> Result<bool> {
     if !channels.iter().any(|c| owner(rt, *c) == Owner::Runtime) {
         return Ok(false);
     }
     let before = native_state(draft, device);
-    if rt == RuntimeId::Openclaw {
-        for ch in channels {
-            if matches!(ch, Channel::Slack | Channel::Discord | Channel::Whatsapp) {
-                plan_openclaw_plugin(draft, device, *ch)?;
-            }
-        }
+    for ch in plugins(rt, channels) {
+        plan_openclaw_plugin(draft, device, ch)?;
     }
     presync::plan(draft, device, rt)?;
     let changed = native_state(draft, device) != before;
@@ -320,32 +402,15 @@ fn restart(draft: &mut Draft<'_>, rt: RuntimeId) -> Result<()> {
 }
 
 /// openclaw runs slack, discord and whatsapp as npm plugins (`@openclaw/<ch>`): as upstream's
-/// `ensureChannelPlugin` and `AddChannel` do, the plugin is installed when missing and
-/// `plugins.entries.<ch>.enabled` is set, and then presync writes `channels.<ch>` (it writes a
-/// plugin channel only once its entry is there). The install runs before openclaw.json is
-/// written (the plan keeps that order). Its failure (no network) is a warning: the credentials
-/// stay persisted, openclaw accepts the config and says which plugin to install, and the next
-/// add retries.
+/// `ensureChannelPlugin` and `AddChannel` do, the plugin is installed when missing
+/// ([`plan_plugin_installs`]) and `plugins.entries.<ch>.enabled` is set, and then presync writes
+/// `channels.<ch>` (it writes a plugin channel only once its entry is there). The install runs
+/// before any file is written, and the files are planned on what it leaves
+/// ([`run_programs_first`]). Its failure (no network) is a warning: the credentials stay
+/// persisted, openclaw accepts the config and says which plugin to install, and the next add
+/// retries.
 fn plan_openclaw_plugin(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<()> {
     let oc = RuntimeId::Openclaw.spec();
-    let dir = device
-        .layout
-        .path(crate::runtime::Loc::openclaw("extensions"))
-        .join(ch.as_str());
-    if !draft.is_dir(&dir)? {
-        draft.command(CommandAction {
-            argv: vec![
-                "openclaw".into(),
-                "plugins".into(),
-                "install".into(),
-                format!("@openclaw/{ch}"),
-            ],
-            env: vec![("HOME".into(), device.layout.agent_home.to_string())],
-            timeout_secs: 300,
-            optional: true,
-            label: format!("install openclaw's {ch} plugin"),
-        });
-    }
     let Some(f) = oc.native_file("config") else {
         return Ok(());
     };

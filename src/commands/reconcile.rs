@@ -1,26 +1,28 @@
 //! `osctl reconcile [--only STEP]`: the reconcilers the daemon runs at boot and the switch runs
-//! after its commit point. Logic in `reconcile/`. A switch that was killed before it finished
-//! is converged first (its services brought in line with config.json; `switch/converge.rs`).
+//! after its commit point, each step its own transaction. Logic in `reconcile/`. A switch that
+//! was killed before it finished is converged first (its services brought in line with
+//! config.json; `switch/converge.rs`). A preview shows each step's diff on the state the steps
+//! before it leave.
 
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 
 use super::Ctx;
 use crate::apply::Target;
 use crate::cli::ReconcileArgs;
-use crate::error::{Exit, Result};
-use crate::plan::Draft;
-use crate::reconcile::{self, Input, StepName};
+use crate::error::{Error, Exit, Result};
+use crate::plan::{Draft, Plan, render};
+use crate::reconcile::{self, StepName};
 
 pub fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
     let lock = ctx.lock()?;
     let mut device = ctx.device()?;
+    let t = Target {
+        fs: &ctx.fs,
+        services: &ctx.services,
+        out: &ctx.out,
+        command: &ctx.command_line,
+    };
     if lock.is_some() {
-        let t = Target {
-            fs: &ctx.fs,
-            services: &ctx.services,
-            out: &ctx.out,
-            command: &ctx.command_line,
-        };
         if crate::switch::converge::if_interrupted(&t, &device)?.is_some() {
             device = ctx.device()?;
         }
@@ -30,35 +32,132 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
             r.from, r.to
         ));
     }
-    let input = Input {
-        active: device.active()?,
-        device: &device,
-        now: crate::clock::now_secs(),
-    };
-    let mut draft = Draft::new(&ctx.fs);
     let steps: Vec<StepName> = match args.only {
         Some(step) => vec![step],
         None => StepName::ALL.to_vec(),
     };
-    let reports = reconcile::plan_steps(&mut draft, &input, &steps);
-    for r in &reports {
+    let now = crate::clock::now_secs();
+    if ctx.previewing() {
+        let mut draft = Draft::new(&ctx.fs);
+        let planned = reconcile::preview(&mut draft, &device, &steps, now)?;
+        let rows = planned
+            .iter()
+            .map(|p| (&p.report, &p.plan, None, &[][..]))
+            .collect::<Vec<_>>();
+        let failure = planned.iter().any(|p| p.report.failed()).then(|| {
+            Error::input(
+                "reconcile_step_failed",
+                "a reconcile step cannot be planned; a run would leave its marker for the next run to retry",
+            )
+            .hint("the other steps would be applied; fix the cause named above and run `osctl reconcile` again")
+        });
+        return report(ctx, &rows, &device, failure);
+    }
+    let ran = reconcile::run(&t, &device, &steps, now)?;
+    let rows = ran
+        .iter()
+        .map(|r| {
+            let skipped = r
+                .applied
+                .as_ref()
+                .map_or(&[][..], |a| &a.skipped_offline[..]);
+            (&r.report, &r.plan, Some(r.outcome), skipped)
+        })
+        .collect::<Vec<_>>();
+    report(ctx, &rows, &device, reconcile::verdict(&ran))
+}
+
+/// A step's report, its plan, what became of it (none in a preview), and the service actions
+/// its apply could not run for want of systemd.
+type Row<'a> = (
+    &'a reconcile::StepReport,
+    &'a Plan,
+    Option<reconcile::Outcome>,
+    &'a [String],
+);
+
+/// Prints the steps (their lines on stderr; the diffs of a preview, or with -v of a run, on
+/// stdout; one document with --json) and returns the exit.
+fn report(
+    ctx: &Ctx,
+    rows: &[Row<'_>],
+    device: &crate::device::Device,
+    failure: Option<Error>,
+) -> Result<Exit> {
+    let previewing = ctx.previewing();
+    let mut all = Plan::new();
+    let mut steps = Vec::new();
+    for (r, plan, outcome, _) in rows {
+        for w in &plan.warnings {
+            ctx.out.warn(w);
+        }
         if r.failed() {
             ctx.out.warn(&r.line());
         } else {
             ctx.out.status(&r.line());
         }
+        let mut v = json!(r);
+        if let (Value::Object(m), Some(o)) = (&mut v, outcome) {
+            m.insert("outcome".into(), json!(o));
+        }
+        steps.push(v);
+        if outcome.is_none_or(|o| o == reconcile::Outcome::Applied) {
+            all.steps.extend(plan.steps.iter().cloned());
+        }
     }
-    let plan = draft.finish();
-    let mut extra = Map::new();
-    extra.insert("active".into(), json!(input.active));
-    extra.insert("steps".into(), json!(reports));
-    let exit = ctx.finish("reconcile", &plan, extra)?;
-    if reports.iter().any(|r| r.failed()) {
-        return Err(crate::error::Error::input(
-            "reconcile_step_failed",
-            "a reconcile step failed; its marker was left so the next run retries it",
-        )
-        .hint("the other steps were applied; fix the cause named above and run `osctl reconcile` again"));
+    let mode = if ctx.check {
+        "check"
+    } else if ctx.dry_run {
+        "dry-run"
+    } else {
+        "apply"
+    };
+    let changed = !all.is_empty();
+    if changed && (previewing || ctx.out.verbose > 0) && !ctx.json {
+        ctx.out.product(&render::diff(&all));
+    }
+    for skipped in rows.iter().flat_map(|(_, _, _, s)| s.iter()) {
+        ctx.out
+            .status(&format!("not run (no systemd under this root): {skipped}"));
+    }
+    if !changed {
+        if failure.is_none() {
+            ctx.out.status("nothing to do");
+        }
+    } else if previewing {
+        ctx.out
+            .status(&format!("{mode}: would change {}", render::summary(&all)));
+    } else {
+        ctx.out
+            .status(&format!("changed {}", render::summary(&all)));
+    }
+    let exit = match &failure {
+        Some(e) => e.exit,
+        None if ctx.check && changed => Exit::Pending,
+        None => Exit::Success,
+    };
+    if ctx.json {
+        let mut doc = Map::new();
+        doc.insert("ok".into(), failure.is_none().into());
+        doc.insert("mode".into(), mode.into());
+        doc.insert("changed".into(), (changed && !previewing).into());
+        doc.insert("pending".into(), (changed && previewing).into());
+        doc.insert("active".into(), json!(device.active().ok()));
+        doc.insert("steps".into(), Value::Array(steps));
+        doc.insert("plan".into(), render::json(&all));
+        if let Some(e) = &failure {
+            doc.insert("exit_code".into(), e.exit.code().into());
+            doc.insert(
+                "error".into(),
+                json!({"code": e.code, "exit": e.exit.code(), "message": e.message, "hint": e.hint}),
+            );
+        }
+        ctx.out.json_doc("reconcile", Value::Object(doc));
+    }
+    if let Some(e) = &failure {
+        let mut text = ctx.out.clone();
+        text.json = false;
+        text.error("reconcile", e);
     }
     Ok(exit)
 }

@@ -9,6 +9,7 @@ use super::Ctx;
 use crate::apply::Target;
 use crate::cli::SwitchArgs;
 use crate::error::{Exit, Result};
+use crate::reconcile::{Outcome, Ran};
 use crate::runtime::RuntimeId;
 use crate::switch::installer::{Choice, MAX_INSTALLER_BYTES, Source};
 use crate::switch::run::Failure;
@@ -64,8 +65,13 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
                 ctx.out.product(&render::text(&p, &opts));
             }
             let mode = if ctx.check { "check" } else { "dry-run" };
-            ctx.out
-                .status(&format!("{mode}: would switch {} -> {}", p.from, p.to));
+            if p.finishes() {
+                ctx.out
+                    .status(&format!("{mode}: would finish the switch to {}", p.to));
+            } else {
+                ctx.out
+                    .status(&format!("{mode}: would switch {} -> {}", p.from, p.to));
+            }
             let exit = if ctx.check {
                 Exit::Pending
             } else {
@@ -77,13 +83,15 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
                 exit,
             )
         }
-        Done::Switched(outcome, reconcile) => {
+        Done::Switched(outcome, ran, failure) => {
             let body = merge(json!({"changed": true}), json!(outcome));
-            (
-                "success",
-                merge(body, json!({"reconcile": reconcile})),
-                Exit::Success,
-            )
+            let body = merge(body, json!({"reconcile": reports(&ran)}));
+            return finished(ctx, body, failure);
+        }
+        Done::Finished(rt, ran, failure) => {
+            let body = json!({"from": rt, "to": rt, "changed": ran.iter().any(landed),
+                              "finished": true, "reconcile": reports(&ran)});
+            return finished(ctx, body, failure);
         }
     };
     if ctx.json {
@@ -91,6 +99,42 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
             .json_line("switch", merge(json!({"phase": phase, "ok": true}), body));
     }
     Ok(exit)
+}
+
+fn landed(r: &Ran) -> bool {
+    r.outcome == Outcome::Applied
+}
+
+/// The reconcile steps of a run for its `success` line: each report with what became of it.
+fn reports(ran: &[Ran]) -> Vec<Value> {
+    ran.iter()
+        .map(|r| merge(json!(r.report), json!({"outcome": r.outcome})))
+        .collect()
+}
+
+/// The end of a switch that reached its commit point (or found the runtime active): its
+/// `success` line, and exit 5 naming the reconcile step when one failed (the switch stands).
+fn finished(
+    ctx: &Ctx,
+    body: Value,
+    failure: Option<crate::error::Error>,
+) -> std::result::Result<Exit, Failure> {
+    let ok = failure.is_none();
+    let mut head = json!({"phase": "success", "ok": ok});
+    if let Some(e) = &failure {
+        let mut text = ctx.out.clone();
+        text.json = false;
+        text.error("switch", e);
+        head = merge(
+            head,
+            json!({"exit_code": e.exit.code(), "error": {"code": e.code, "exit": e.exit.code(),
+                   "message": e.message, "causes": e.causes, "hint": e.hint}}),
+        );
+    }
+    if ctx.json {
+        ctx.out.json_line("switch", merge(head, body));
+    }
+    Ok(failure.map_or(Exit::Success, |e| e.exit))
 }
 
 /// `a` with `b`'s fields added after its own.

@@ -7,6 +7,13 @@
 //! writing a file back to what is on disk drops its change. Service actions and commands keep
 //! their order after the file changes that came before them. Reads go to the device only
 //! through the draft's [`RootFs`], so a planner stays pure with respect to everything else.
+//!
+//! A command of several independent steps (a switch: embedded files, presync, the commit point,
+//! each reconcile step) plans them as **phases** of one draft: [`Draft::end_phase`] hands back
+//! the plan of the phase just planned and keeps what it leaves, so the next phase reads the files
+//! as the earlier ones leave them and its changes start from there (their `before` is that
+//! state, which is what the disk holds once the earlier phases are applied). A preview of the
+//! whole command is then the phases' plans in order, and replaying them gives what the run does.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -36,6 +43,12 @@ pub struct Draft<'a> {
     /// apply re-checks `before`. Only fingerprints are kept: a migration reads thousands of
     /// daily files, and keeping their bytes would hold the whole input in memory.
     seen: RefCell<HashMap<DevPath, [u8; 32]>>,
+    /// What the phases ended so far leave at each path they touched (see [`Draft::end_phase`]):
+    /// read in place of the disk.
+    done: HashMap<DevPath, FileState>,
+    /// Paths whose content on disk the ended phases did away with (a folder removed, or
+    /// recreated empty): below them, only `done` counts.
+    done_cleared: Vec<DevPath>,
 }
 
 impl<'a> Draft<'a> {
@@ -46,7 +59,46 @@ impl<'a> Draft<'a> {
             by_path: HashMap::new(),
             warnings: Vec::new(),
             seen: RefCell::new(HashMap::new()),
+            done: HashMap::new(),
+            done_cleared: Vec::new(),
         }
+    }
+
+    /// Ends the phase planned so far: returns its plan (what [`Draft::finish`] would return) and
+    /// keeps what it leaves, so later reads see it and later changes start from it.
+    pub fn end_phase(&mut self) -> Plan {
+        let steps = std::mem::take(&mut self.steps);
+        self.by_path.clear();
+        let warnings = std::mem::take(&mut self.warnings);
+        for step in &steps {
+            if let Step::File(c) = step {
+                if replaces_content(c) {
+                    self.done_cleared.push(c.path.clone());
+                }
+                self.done.insert(c.path.clone(), c.after.clone());
+            }
+        }
+        plan_of(steps, warnings)
+    }
+
+    /// The state the ended phases leave at `path`, when they decide it (`None`: the disk's).
+    fn done_state(&self, path: &DevPath) -> Option<FileState> {
+        if let Some(s) = self.done.get(path) {
+            return Some(s.clone());
+        }
+        self.done_cleared
+            .iter()
+            .any(|c| path != c && path.starts_with(c))
+            .then_some(FileState::Absent)
+    }
+
+    /// Whether what the disk lists in `dir` no longer counts (the folder is gone or new).
+    fn listing_replaced(&self, dir: &DevPath) -> bool {
+        self.done_cleared.iter().any(|c| dir.starts_with(c))
+            || self
+                .pending(dir)
+                .is_some_and(|c| c.before == FileState::Absent || replaces_content(c))
+            || self.under_removed_tree(dir)
     }
 
     /// The disk state of `path`, which must be the state this draft first read of it.
@@ -88,6 +140,9 @@ impl<'a> Draft<'a> {
         if self.under_removed_tree(path) {
             return Ok(FileState::Absent);
         }
+        if let Some(s) = self.done_state(path) {
+            return Ok(s);
+        }
         self.observed(path)
     }
 
@@ -126,32 +181,37 @@ impl<'a> Draft<'a> {
         ))
     }
 
-    /// Names in a folder as planned: on disk, plus files the plan creates, minus those it removes.
+    /// Names in a folder as planned: on disk, plus files the plan (and its ended phases)
+    /// creates, minus those it removes.
     pub fn list_dir(&self, path: &DevPath) -> Result<Vec<String>> {
         if !self.is_dir(path)? {
             return Ok(Vec::new());
         }
-        let mut names: Vec<String> = if self
-            .pending(path)
-            .is_some_and(|c| c.before == FileState::Absent || replaces_content(c))
-        {
+        let mut names: Vec<String> = if self.listing_replaced(path) {
             Vec::new()
         } else {
             self.fs.list_dir(path)?.unwrap_or_default()
         };
-        for (p, &i) in &self.by_path {
+        let layers = self
+            .done
+            .iter()
+            .chain(
+                self.by_path
+                    .iter()
+                    .filter_map(|(p, &i)| match &self.steps[i] {
+                        Step::File(c) => Some((p, &c.after)),
+                        _ => None,
+                    }),
+            );
+        for (p, after) in layers {
             if p.parent().as_ref() != Some(path) {
                 continue;
             }
             let Some(name) = p.file_name().map(str::to_string) else {
                 continue;
             };
-            let Step::File(c) = &self.steps[i] else {
-                continue;
-            };
-            let present = !matches!(c.after, FileState::Absent);
             names.retain(|n| *n != name);
-            if present {
+            if !matches!(after, FileState::Absent) {
                 names.push(name);
             }
         }
@@ -185,6 +245,12 @@ impl<'a> Draft<'a> {
                 return Ok(false);
             }
             FileState::Absent
+        } else if let Some(done) = self.done_state(path) {
+            match done {
+                // A folder an earlier phase made, removed with what it holds.
+                FileState::Dir { .. } if removal => FileState::Tree { files: 0, bytes: 0 },
+                s => s,
+            }
         } else if removal {
             current_for_removal(self.fs, path)?
         } else {
@@ -301,26 +367,34 @@ impl<'a> Draft<'a> {
         self.warnings.truncate(checkpoint.warnings);
     }
 
-    /// Whether the plan changes any file.
+    /// Whether the draft changes any file (in this phase or an ended one: either way, reads
+    /// must go through the draft).
     pub fn has_file_changes(&self) -> bool {
-        self.steps
-            .iter()
-            .any(|s| matches!(s, Step::File(c) if !c.is_noop()))
+        !self.done.is_empty()
+            || self
+                .steps
+                .iter()
+                .any(|s| matches!(s, Step::File(c) if !c.is_noop()))
     }
 
-    /// The finished plan (changes that ended where they started are dropped).
+    /// The finished plan of the phase being planned (changes that ended where they started are
+    /// dropped).
     pub fn finish(self) -> Plan {
-        let mut plan = Plan::new();
-        for step in self.steps {
-            match step {
-                Step::File(c) => plan.file(c),
-                Step::Service(a) => plan.service(a),
-                Step::Command(c) => plan.command(c),
-            }
-        }
-        plan.warnings = self.warnings;
-        plan
+        plan_of(self.steps, self.warnings)
     }
+}
+
+fn plan_of(steps: Vec<Step>, warnings: Vec<String>) -> Plan {
+    let mut plan = Plan::new();
+    for step in steps {
+        match step {
+            Step::File(c) => plan.file(c),
+            Step::Service(a) => plan.service(a),
+            Step::Command(c) => plan.command(c),
+        }
+    }
+    plan.warnings = warnings;
+    plan
 }
 
 /// Whether a change does away with what was under its path (removed, or a folder recreated
@@ -422,6 +496,54 @@ mod tests {
         assert_eq!(c.before.content().unwrap(), b"soul\n");
         assert_eq!(c.after.content().unwrap(), b"soul 3\n");
         assert_eq!(c.reason, "first; second");
+    }
+
+    #[test]
+    fn a_phase_starts_from_what_the_phases_before_it_leave() {
+        let (dir, fs) = setup();
+        let mut d = Draft::new(&fs);
+        let soul = DevPath::new("/ws/SOUL.md");
+        let mem = DevPath::new("/ws/memory");
+        d.write(&soul, "soul 2\n", None, "first").unwrap();
+        d.write(&DevPath::new("/ws/new.md"), "new\n", None, "first")
+            .unwrap();
+        d.remove(&mem, "first").unwrap();
+        let first = d.end_phase();
+        assert_eq!(first.file_changes().count(), 3);
+        // The next phase reads the first one's result and changes it from there.
+        assert_eq!(d.read_text(&soul).unwrap().unwrap(), "soul 2\n");
+        assert!(!d.exists(&DevPath::new("/ws/memory/a.md")).unwrap());
+        assert_eq!(
+            d.list_dir(&DevPath::new("/ws")).unwrap(),
+            vec!["SOUL.md", "new.md"]
+        );
+        d.write(&soul, "soul 3\n", None, "second").unwrap();
+        d.remove(&DevPath::new("/ws/new.md"), "second").unwrap();
+        d.mkdir(&mem, "second").unwrap();
+        let second = d.end_phase();
+        let changes: Vec<_> = second.file_changes().collect();
+        assert_eq!(changes.len(), 3, "{changes:?}");
+        assert_eq!(changes[0].before.content().unwrap(), b"soul 2\n");
+        assert_eq!(changes[1].before.content().unwrap(), b"new\n");
+        assert_eq!(changes[1].after, FileState::Absent);
+        assert_eq!(changes[2].before, FileState::Absent);
+        // Applied one after the other, the phases hold.
+        let out = Printer::new(false, true, 0, ColorChoice::Never, true);
+        let target = Target {
+            fs: &fs,
+            services: &Services::Offline,
+            out: &out,
+            command: "test",
+        };
+        apply(&target, &first).unwrap();
+        apply(&target, &second).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("ws/SOUL.md")).unwrap(),
+            "soul 3\n"
+        );
+        assert!(!dir.path().join("ws/new.md").exists());
+        assert!(dir.path().join("ws/memory").is_dir());
+        assert!(!dir.path().join("ws/memory/a.md").exists());
     }
 
     #[test]

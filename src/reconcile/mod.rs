@@ -1,27 +1,41 @@
-//! The reconcilers the device runs after a runtime switch (and at every boot), in upstream's
-//! order: persona → LLM config → channels → MCP (spec section 4.1 step 10).
+//! The reconcilers the device runs at every boot and a switch runs after its commit point, in
+//! upstream's order (spec section 4.1 step 10): seed-on-empty (boot only: a switch has just
+//! written `agent_runtime`) → persona → LLM config → channels → MCP.
 //!
-//! Each step is guarded by its own marker (the last `agent_state.json` entry for persona;
-//! `llm_config_applied_runtime`, `channels_applied_runtime`, `mcp_applied_runtime` in
+//! Each carrying step is guarded by its own marker (the last `agent_state.json` entry for
+//! persona; `llm_config_applied_runtime`, `channels_applied_runtime`, `mcp_applied_runtime` in
 //! config.json): when the marker already names the active runtime the step has nothing to do; an
 //! empty marker records a baseline without migrating; otherwise the step carries state from the
-//! marker's runtime to the active one and advances the marker in the same plan. A step that fails
-//! contributes nothing (its marker stays), so the next run retries it; the other steps go ahead.
+//! marker's runtime to the active one and advances the marker in the same plan.
+//!
+//! **Each step is its own transaction.** A run plans a step on the device as the steps before it
+//! left it and applies it alone ([`run`]): a step that cannot be planned, or whose write or
+//! restart fails, is rolled back alone and keeps its marker, so the next run retries it, while
+//! the others land. A preview ([`preview`]) plans the same steps in the same order, each on the
+//! draft of the one before (phases of one [`Draft`]), so replaying its diff gives what the run
+//! does. [`verdict`] turns the outcome into the exit: 5 when some steps landed and some did not,
+//! 4 when the only change was rolled back, 1 when a step could not be planned and nothing else
+//! changed.
 
 pub mod channels;
 pub mod llm;
 pub mod mcp;
 pub mod persona;
+pub mod seed;
 
+use crate::apply::{self, Target};
 use crate::device::Device;
-use crate::error::{Error, Result};
-use crate::plan::Draft;
+use crate::device::config::DeviceConfig;
+use crate::device::paths::Layout;
+use crate::error::{Error, Exit, Result};
+use crate::plan::{Draft, Plan};
 use crate::runtime::RuntimeId;
 
 /// A reconcile step (`osctl reconcile --only STEP`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StepName {
+    Seed,
     Persona,
     Llm,
     Channels,
@@ -29,15 +43,27 @@ pub enum StepName {
 }
 
 impl StepName {
-    pub const ALL: [StepName; 4] = [
+    /// Every step, in the order a run takes them.
+    pub const ALL: [StepName; 5] = [
+        StepName::Seed,
         StepName::Persona,
         StepName::Llm,
         StepName::Channels,
         StepName::Mcp,
     ];
 
+    /// The steps a switch runs after its commit point: all but the seed (the commit point has
+    /// just written `agent_runtime`).
+    pub fn after_switch() -> Vec<StepName> {
+        Self::ALL
+            .into_iter()
+            .filter(|s| *s != StepName::Seed)
+            .collect()
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
+            StepName::Seed => "seed",
             StepName::Persona => "persona",
             StepName::Llm => "llm",
             StepName::Channels => "channels",
@@ -54,6 +80,8 @@ pub enum Status {
     UpToDate,
     /// First run: the marker was recorded without carrying anything.
     Baseline,
+    /// An empty `agent_runtime` was given the resolved runtime (first boot).
+    Seeded,
     /// State was carried to the active runtime and the marker advanced.
     Reconciled,
     /// Skipped on purpose (e.g. `llm_config_mode = runtime`); the marker records it.
@@ -70,6 +98,7 @@ impl Status {
         match self {
             Status::UpToDate => "up to date",
             Status::Baseline => "baseline recorded",
+            Status::Seeded => "seeded",
             Status::Reconciled => "reconciled",
             Status::Skipped => "skipped",
             Status::NotAvailable => "not available",
@@ -106,6 +135,12 @@ impl StepReport {
 
     pub fn failed(&self) -> bool {
         self.status == Status::Failed
+    }
+
+    /// Whether the step carries state that lags behind the active runtime (its marker names
+    /// another runtime), as opposed to a baseline or nothing to do.
+    pub fn lagging(&self) -> bool {
+        matches!(self.status, Status::Reconciled | Status::Skipped)
     }
 }
 
@@ -167,19 +202,222 @@ pub(crate) fn marker(
     Ok(Marker::From(prev))
 }
 
-/// Plans `steps` into `draft` in order, each on its own (used by `osctl reconcile` and by
-/// `osctl switch` after its commit point).
-pub fn plan_steps(draft: &mut Draft<'_>, input: &Input<'_>, steps: &[StepName]) -> Vec<StepReport> {
-    steps
+/// A step as planned: its report and its own plan (one transaction).
+#[derive(Clone, Debug)]
+pub struct Planned {
+    pub report: StepReport,
+    pub plan: Plan,
+}
+
+/// Plans `steps` for a preview: each on the draft the ones before it leave (one phase of `draft`
+/// each), exactly as [`run`] plans each on the device the ones before it left.
+pub fn preview(
+    draft: &mut Draft<'_>,
+    device: &Device,
+    steps: &[StepName],
+    now: i64,
+) -> Result<Vec<Planned>> {
+    let mut out = Vec::new();
+    for &step in steps {
+        let report = plan_next(draft, device, step, now);
+        out.push(Planned {
+            report,
+            plan: draft.end_phase(),
+        });
+    }
+    Ok(out)
+}
+
+/// What a run did with one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Nothing to change (up to date, or planned nothing).
+    Nothing,
+    /// Its plan was applied.
+    Applied,
+    /// It could not be planned: nothing was written.
+    NotPlanned,
+    /// Applying it failed and everything it had written was restored.
+    RolledBack,
+    /// Applying it failed and the restore did not finish (the journal keeps the originals).
+    Incomplete,
+}
+
+/// One step of a run.
+#[derive(Clone, Debug)]
+pub struct Ran {
+    pub report: StepReport,
+    /// What it planned (applied when `outcome` is `Applied`).
+    pub plan: Plan,
+    pub outcome: Outcome,
+    /// What applying it did (service actions not run for want of systemd, say).
+    pub applied: Option<apply::Applied>,
+    /// Why applying it failed.
+    pub error: Option<Error>,
+}
+
+/// Runs `steps`, each its own transaction: planned on the device as the steps before it left it
+/// (`device` gives the paths and the robot profile; config.json is read again for each step),
+/// then applied alone through [`apply::apply`]. A step that fails (its plan, a write, a restart)
+/// is rolled back alone, keeps its marker and is reported failed; the next steps go on. The
+/// caller holds the device lock. Returns an error only when a program a step runs first could
+/// not be started.
+pub fn run(t: &Target<'_>, device: &Device, steps: &[StepName], now: i64) -> Result<Vec<Ran>> {
+    let mut out = Vec::new();
+    for &step in steps {
+        let mut draft = Draft::new(t.fs);
+        let mut report = plan_next(&mut draft, device, step, now);
+        let mut plan = draft.finish();
+        // A program the step runs (openclaw's plugin install) edits the runtime's files: it goes
+        // first, and the step is planned again on what it left.
+        if !report.failed() && crate::channel::run_programs_first(t, &plan)? {
+            let mut draft = Draft::new(t.fs);
+            report = plan_next(&mut draft, device, step, now);
+            plan = crate::channel::without_programs(draft.finish());
+        }
+        let mut applied = None;
+        let (outcome, error) = if report.failed() {
+            (Outcome::NotPlanned, None)
+        } else if plan.is_empty() {
+            (Outcome::Nothing, None)
+        } else {
+            match apply::apply(t, &plan) {
+                Ok(a) => {
+                    applied = Some(a);
+                    (Outcome::Applied, None)
+                }
+                Err(e) => {
+                    report.status = Status::Failed;
+                    report.detail = describe(&e);
+                    let outcome = if e.exit == Exit::RollbackIncomplete {
+                        Outcome::Incomplete
+                    } else {
+                        Outcome::RolledBack
+                    };
+                    (outcome, Some(e))
+                }
+            }
+        };
+        out.push(Ran {
+            report,
+            plan,
+            outcome,
+            applied,
+            error,
+        });
+    }
+    Ok(out)
+}
+
+/// How a run of steps ends: `None` when no step failed, else the error to report. Exit 5
+/// (partly applied) when some steps landed and some did not, or a rollback did not finish; 4
+/// when the only change was rolled back; 1 when a step could not be planned and nothing else
+/// changed.
+pub fn verdict(ran: &[Ran]) -> Option<Error> {
+    let names = |f: &dyn Fn(&Ran) -> bool| {
+        ran.iter()
+            .filter(|r| f(r))
+            .map(|r| r.report.step.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let failed = names(&|r| r.report.failed());
+    if failed.is_empty() {
+        return None;
+    }
+    let several = ran.iter().filter(|r| r.report.failed()).count() > 1;
+    let (kept_it, left, rolled) = if several {
+        (
+            "kept their markers",
+            "their markers were left",
+            "what they wrote was rolled back and their markers kept",
+        )
+    } else {
+        (
+            "kept its marker",
+            "its marker was left",
+            "what it wrote was rolled back and its marker kept",
+        )
+    };
+    let landed = names(&|r| r.outcome == Outcome::Applied);
+    let kept: Vec<String> = ran
         .iter()
-        .map(|&step| plan_step(draft, input, step))
-        .collect()
+        .filter(|r| r.outcome == Outcome::Incomplete)
+        .filter_map(|r| r.error.as_ref().and_then(|e| e.hint.clone()))
+        .collect();
+    let retry = "fix the cause named above and run `osctl reconcile` again; it retries only the failed steps";
+    let e = if !landed.is_empty() || !kept.is_empty() {
+        let mut e = Error::new(
+            Exit::RollbackIncomplete,
+            "reconcile_partly_applied",
+            if landed.is_empty() {
+                format!("reconcile step {failed} failed and could not be rolled back whole")
+            } else {
+                format!("reconcile partly applied: {landed} landed; {failed} failed and {kept_it}")
+            },
+        );
+        e = e.hint(if kept.is_empty() {
+            retry.to_string()
+        } else {
+            kept.join("; ")
+        });
+        e
+    } else if ran.iter().any(|r| r.outcome == Outcome::RolledBack) {
+        Error::new(
+            Exit::RolledBack,
+            "reconcile_step_failed",
+            format!("reconcile step {failed} failed; {rolled}"),
+        )
+        .hint(retry)
+    } else {
+        Error::input(
+            "reconcile_step_failed",
+            format!("reconcile step {failed} failed; {left} so the next run retries it"),
+        )
+        .hint(
+            "nothing else had to change; fix the cause named above and run `osctl reconcile` again",
+        )
+    };
+    Some(e)
+}
+
+/// Plans `step` on the device as `draft` shows it: config.json is read again through the draft
+/// (the steps before may have changed it), and the active runtime resolved from it. A device
+/// that cannot be read so fails the step, like any other planning error.
+fn plan_next(draft: &mut Draft<'_>, device: &Device, step: StepName, now: i64) -> StepReport {
+    let planned = as_planned(draft, device).and_then(|d| Ok((d.active()?, d)));
+    match planned {
+        Ok((active, device)) => {
+            let input = Input {
+                active,
+                device: &device,
+                now,
+            };
+            plan_step(draft, &input, step)
+        }
+        Err(e) => StepReport::new(step, Status::Failed, describe(&e)),
+    }
+}
+
+/// `device` with config.json as `draft` reads it now.
+fn as_planned(draft: &Draft<'_>, device: &Device) -> Result<Device> {
+    let path = device.config.path.clone();
+    let mut d = device.clone();
+    if let Some(text) = draft.read_text(&path)?
+        && text != device.config.text
+    {
+        d.config = DeviceConfig::parse(path, text)?;
+        d.layout = Layout::new(&d.env, d.config.opt("openclaw_config_dir"));
+    }
+    Ok(d)
 }
 
 /// Plans one step into `draft`. On error nothing of the step stays in the draft.
 pub fn plan_step(draft: &mut Draft<'_>, input: &Input<'_>, step: StepName) -> StepReport {
     let checkpoint = draft.checkpoint();
     let result: Result<StepReport> = match step {
+        StepName::Seed => seed::plan(draft, input),
         StepName::Persona => persona::plan(draft, input),
         StepName::Llm => llm::plan(draft, input),
         StepName::Channels => channels::plan(draft, input),

@@ -3,7 +3,9 @@
 //! The lock's recovery has already put back every file the killed switch changed (its journals),
 //! so config.json names the runtime that should run: the old one, unless the switch died after
 //! its commit point. Of the two units the record names, the one config.json's runtime uses is
-//! enabled and started (its failed state reset first); the other is stopped and disabled. Then
+//! enabled and started (its failed state reset first); the other is stopped and disabled, and
+//! stopped even when its unit file is gone (the restore removes the unit file a switch wrote for
+//! its new runtime, and systemd keeps running a unit whose file was deleted). Then
 //! the record goes. When part of that fails, the record stays, `status` keeps reporting it and
 //! the next `osctl switch` or `osctl reconcile` tries again.
 
@@ -52,10 +54,21 @@ pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converge
     others.dedup();
     for unit in others.iter().filter(|u| **u != keep) {
         let s = units.sample(unit)?;
-        if s.exists()
-            && (s.is_running() || s.is_enabled())
-            && let Err(why) = units.stop(unit, STOP_TRIES)?
-        {
+        let stopped = if s.exists() {
+            if s.is_running() || s.is_enabled() {
+                units.stop(unit, STOP_TRIES)?
+            } else {
+                Ok(())
+            }
+        } else if s.is_running() {
+            // The journal restore has just removed the unit file the killed switch wrote for
+            // its new runtime, and systemd keeps running a unit whose file is gone: stop it by
+            // name (without a file there is nothing to disable).
+            units.stop_fileless(unit, STOP_TRIES)?
+        } else {
+            Ok(())
+        };
+        if let Err(why) = stopped {
             problems.push(format!("{unit}.service did not stop: {why}"));
         }
     }

@@ -8,7 +8,8 @@
 //!   enable --now the new unit; it must stay active for the settle window
 //!     (not settled and nothing installed yet: stop + reset-failed, install once, presync, retry)
 //!   --wait-ready: the ready hook, retried ─ disable --now the old unit, up to 3 tries
-//!   COMMIT POINT: config.json agent_runtime = new ─ then reconcile (unless --no-reconcile)
+//!   COMMIT POINT: config.json agent_runtime = new ─ then reconcile (unless --no-reconcile),
+//!     each step its own transaction
 //! ```
 //!
 //! Before the commit point every failure rolls back ([`run`]): the new unit is stopped and
@@ -19,8 +20,12 @@
 //! naming the old runtime, and the next run restores the files and converges the services to
 //! config.json ([`converge`]). What an installer itself installs stays installed.
 //!
-//! Planning is pure ([`plan`]): the same preview serves `--dry-run`, `--check` and the
-//! decisions of a real run. A switch needs systemd: under a `--root` other than `/` without
+//! Planning is pure ([`plan`]): the preview plans the phases in the run's order, each on the
+//! files the ones before it leave, and serves `--dry-run`, `--check` and the decisions of a real
+//! run. After the commit point each reconcile step is its own transaction: a failed one is
+//! rolled back alone and keeps its marker, the switch stands, and the exit is 5. A switch to the
+//! runtime already active finishes the reconcile steps that lag behind it (a switch killed after
+//! its commit point), and is otherwise a no-op. A switch needs systemd: under a `--root` other than `/` without
 //! `OSCTL_SYSTEMCTL` it can only be previewed. With `OSCTL_SYSTEMCTL` (a test double) under
 //! such a root, service actions go to the double and no program runs (installers and hooks would
 //! act on this machine, not on the tree): installs are skipped and the ready hook counts as passed.
@@ -38,8 +43,8 @@ use std::time::Duration;
 
 use crate::apply::Target;
 use crate::device::Device;
-use crate::error::{Error, Result};
-use crate::reconcile::StepReport;
+use crate::error::{Error, Exit, Result};
+use crate::reconcile::{self, Ran, StepName};
 use crate::runtime::{REGISTRY, RuntimeId};
 use installer::Source;
 use plan::Preview;
@@ -69,8 +74,11 @@ pub enum Done {
     AlreadyActive(RuntimeId),
     /// `--dry-run` / `--check`: the plan, nothing changed.
     Planned(Box<Preview>),
-    /// Switched; the reconcile reports (`None`: not run, or it failed: see the warnings).
-    Switched(Outcome, Option<Vec<StepReport>>),
+    /// Switched; the reconcile steps (empty: not run), and why they did not all go through
+    /// (exit 5: the switch stands).
+    Switched(Outcome, Vec<Ran>, Option<Error>),
+    /// The runtime was already active and its lagging reconcile steps were run.
+    Finished(RuntimeId, Vec<Ran>, Option<Error>),
 }
 
 /// A switch from start to end, under the device lock the caller holds (none for a preview):
@@ -95,15 +103,40 @@ pub fn perform(
         device = Device::load(t.fs, &device.env)?;
     }
     let from = device.active()?;
+    if from == opts.to {
+        // A switch killed after its commit point leaves the runtime active and its reconcile
+        // steps behind: asking for it again finishes them.
+        let lagging = if opts.reconcile {
+            plan::reconcile_now(t.fs, &device)?
+        } else {
+            Vec::new()
+        };
+        if !lagging.iter().any(|p| p.report.lagging()) {
+            return Ok(Done::AlreadyActive(from));
+        }
+        if previewing {
+            for w in lagging.iter().flat_map(|p| &p.plan.warnings) {
+                t.out.warn(w);
+            }
+            return Ok(Done::Planned(Box::new(Preview::finishing(
+                t.fs, from, lagging,
+            )?)));
+        }
+        t.out.status(&format!(
+            "{from} is already the active runtime, but its switch did not finish: running the reconcile steps that lag behind"
+        ));
+        let (ran, failure) = reconcile_after(t, &device)?;
+        if failure.is_none() {
+            t.out.status(&format!("the switch to {from} is finished"));
+        }
+        return Ok(Done::Finished(from, ran, failure));
+    }
     let depth = if previewing {
         plan::Depth::Full
     } else {
         plan::Depth::Decisions
     };
     let p = plan::preview(t.fs, &device, from, opts, depth)?;
-    if p.is_noop() {
-        return Ok(Done::AlreadyActive(from));
-    }
     if !previewing && t.services.is_offline() {
         return Err(Error::input(
             "switch_needs_systemd",
@@ -123,7 +156,8 @@ pub fn perform(
     if previewing {
         // (A real run reports these itself, from the files as they are by then.)
         for w in [&p.materialize, &p.presync, &p.commit]
-            .iter()
+            .into_iter()
+            .chain(p.reconcile.iter().map(|r| &r.plan))
             .flat_map(|plan| &plan.warnings)
         {
             t.out.warn(w);
@@ -139,28 +173,74 @@ pub fn perform(
     };
     t.out.status(&format!("switching {} -> {}", p.from, p.to));
     let outcome = run::run(t, &device, from, opts, prepared, fetch)?;
-    let mut reports = None;
-    if opts.reconcile {
-        match Device::load(t.fs, &device.env).and_then(|d| run::reconcile_after(t, &d)) {
-            Ok(r) => {
-                for r in &r {
-                    let line = format!("reconcile {}", r.line());
-                    if r.failed() {
-                        t.out.warn(&line);
-                    } else {
-                        t.out.status(&line);
-                    }
-                }
-                reports = Some(r);
-            }
-            Err(e) => t.out.warn(&format!(
-                "the switch is done, but reconcile failed: {}; run `osctl reconcile`",
-                e.message
-            )),
+    let (ran, failure) = if opts.reconcile {
+        match Device::load(t.fs, &device.env) {
+            Ok(d) => reconcile_after(t, &d)?,
+            Err(e) => (Vec::new(), Some(unreconciled(e))),
+        }
+    } else {
+        (Vec::new(), None)
+    };
+    t.out.status(&format!("switched to {}", outcome.to));
+    Ok(Done::Switched(outcome, ran, failure))
+}
+
+/// After the commit point: the reconcile steps, in process, each its own transaction on the
+/// device as the one before left it. A failed step keeps its marker and the next `osctl
+/// reconcile` retries it; the switch stands, and the failure (exit 5) names the step.
+fn reconcile_after(
+    t: &Target<'_>,
+    device: &Device,
+) -> std::result::Result<(Vec<Ran>, Option<Error>), Failure> {
+    let ran = match reconcile::run(
+        t,
+        device,
+        &StepName::after_switch(),
+        crate::clock::now_secs(),
+    ) {
+        Ok(ran) => ran,
+        Err(e) => return Ok((Vec::new(), Some(unreconciled(e)))),
+    };
+    for r in &ran {
+        for w in &r.plan.warnings {
+            t.out.warn(w);
+        }
+        let line = format!("reconcile {}", r.report.line());
+        if r.report.failed() {
+            t.out.warn(&line);
+        } else {
+            t.out.status(&line);
         }
     }
-    t.out.status(&format!("switched to {}", outcome.to));
-    Ok(Done::Switched(outcome, reports))
+    let failure = reconcile::verdict(&ran).map(|e| {
+        let mut e = e.with_exit(Exit::RollbackIncomplete);
+        e.code = "reconcile_step_failed";
+        let failed: Vec<&str> = ran
+            .iter()
+            .filter(|r| r.report.failed())
+            .map(|r| r.report.step.as_str())
+            .collect();
+        e.message = format!(
+            "the switch stands, but reconcile step {} failed and kept its marker",
+            failed.join(", ")
+        );
+        e.hint("the next `osctl reconcile` (at boot, or run by hand) retries it; fix the cause named above first")
+    });
+    Ok((ran, failure))
+}
+
+/// The reconcile could not start at all (the device cannot be read after the commit point).
+fn unreconciled(e: Error) -> Error {
+    let mut out = Error::new(
+        Exit::RollbackIncomplete,
+        "reconcile_failed",
+        format!(
+            "the switch stands, but reconcile could not run: {}",
+            e.message
+        ),
+    );
+    out.causes = e.causes.clone();
+    out.hint("fix the cause named above and run `osctl reconcile`")
 }
 
 /// Seconds as the command line gives them (`5`, `0.5`), as a [`Duration`].

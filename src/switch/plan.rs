@@ -1,7 +1,13 @@
 //! The switch as a plan: what a switch would write and do, computed without changing anything.
-//! `--dry-run` and `--check` show it; a real run uses it for its up-front decisions (is an
-//! install due, and is there an installer for it) and then re-reads the device after each phase,
-//! because an installer changes what presync and the unit look like.
+//!
+//! A switch is a sequence of phases, each planned on the files the ones before it leave (phases
+//! of one [`Draft`]): osctl's embedded files, presync, the commit point (config.json), then each
+//! reconcile step. `--dry-run` and `--check` show them in that order, so replaying the preview's
+//! diff gives what the run leaves. The run ([`super::run`]) takes the same phases in the same
+//! order, each planned by the same planner on the disk as the phases before it left it; it
+//! differs only where a real program changed the disk in between (an installer), which no
+//! preview can foresee. A real run also uses this plan for its up-front decisions (is an install
+//! due, and is there an installer for it).
 
 use serde_json::Value;
 
@@ -12,7 +18,7 @@ use crate::device::Device;
 use crate::device::config;
 use crate::error::Result;
 use crate::plan::{Draft, Plan};
-use crate::reconcile::{self, Input, StepName, StepReport};
+use crate::reconcile::{self, Planned, StepName};
 use crate::runtime::{self, RuntimeId, install};
 use crate::system::fs::RootFs;
 use crate::system::path::DevPath;
@@ -29,22 +35,59 @@ pub struct Preview {
     pub materialize: Plan,
     /// Why the runtime needs installing (as the files are now), when it does.
     pub install: Option<String>,
-    /// What presync would write (planned against the files as they are now).
+    /// What presync would write (planned on the files the embedded ones leave).
     pub presync: Plan,
     /// A presync that failed to plan (a warning: the switch goes on, as upstream's does).
     pub presync_error: Option<String>,
     /// Whether systemd must re-read unit files before the start.
     pub daemon_reload: bool,
-    /// The commit point (config.json), and what reconcile would change after it.
+    /// The commit point (config.json).
     pub commit: Plan,
-    pub reconcile: Vec<StepReport>,
+    /// Each reconcile step after it, planned on what the step before leaves.
+    pub reconcile: Vec<Planned>,
 }
 
 impl Preview {
     /// Whether the switch would change anything.
     pub fn is_noop(&self) -> bool {
-        self.from == self.to
+        self.from == self.to && !self.finishes()
     }
+
+    /// A switch to the runtime already active whose reconcile steps lag behind (a switch killed
+    /// after its commit point): it only finishes them.
+    pub fn finishes(&self) -> bool {
+        self.from == self.to && self.reconcile.iter().any(|p| p.report.lagging())
+    }
+
+    /// A preview that only finishes the lagging reconcile steps of `rt`, already active.
+    pub fn finishing(fs: &RootFs, rt: RuntimeId, reconcile: Vec<Planned>) -> Result<Preview> {
+        let unit = install::unit_name(fs, rt.spec())?;
+        Ok(Preview {
+            from: rt,
+            to: rt,
+            from_unit: unit.clone(),
+            to_unit: unit,
+            materialize: Plan::new(),
+            install: None,
+            presync: Plan::new(),
+            presync_error: None,
+            daemon_reload: false,
+            commit: Plan::new(),
+            reconcile,
+        })
+    }
+}
+
+/// The reconcile steps a switch to `device`'s active runtime would run now, planned without
+/// writing (a switch to the runtime already active finishes those that lag behind).
+pub fn reconcile_now(fs: &RootFs, device: &Device) -> Result<Vec<Planned>> {
+    let mut draft = Draft::new(fs);
+    reconcile::preview(
+        &mut draft,
+        device,
+        &StepName::after_switch(),
+        crate::clock::now_secs(),
+    )
 }
 
 /// How much of a switch to plan.
@@ -81,7 +124,7 @@ pub fn preview(
         commit: Plan::new(),
         reconcile: Vec::new(),
     };
-    if p.is_noop() {
+    if p.from == p.to {
         return Ok(p);
     }
 
@@ -94,36 +137,35 @@ pub fn preview(
         p.install = install_due(fs, &draft, to, &p.to_unit)?;
     }
     p.daemon_reload = p.install.is_some() || changed.iter().any(is_unit_file);
-    p.materialize = draft.finish();
+    p.materialize = draft.end_phase();
     if depth == Depth::Decisions {
         return Ok(p);
     }
 
-    let mut draft = Draft::new(fs);
-    match crate::presync::plan(&mut draft, device, opts.to) {
-        Ok(_) => p.presync = draft.finish(),
-        Err(e) => p.presync_error = Some(e.to_string()),
+    // Each phase is planned on what the phases before it leave, as the run plans it on the disk
+    // they left.
+    let checkpoint = draft.checkpoint();
+    if let Err(e) = crate::presync::plan(&mut draft, device, opts.to) {
+        draft.rollback_to(checkpoint);
+        p.presync_error = Some(e.to_string());
     }
+    p.presync = draft.end_phase();
 
-    let mut draft = Draft::new(fs);
     config::edit(
         &mut draft,
         &device.config.path,
         &[("agent_runtime", Some(Value::from(to.name)))],
         "switch: the commit point",
     )?;
+    p.commit = draft.end_phase();
     if opts.reconcile {
-        let mut committed = device.clone();
-        let text = draft.read_text(&device.config.path)?.unwrap_or_default();
-        committed.config = config::DeviceConfig::parse(device.config.path.clone(), text)?;
-        let input = Input {
-            device: &committed,
-            active: opts.to,
-            now: crate::clock::now_secs(),
-        };
-        p.reconcile = reconcile::plan_steps(&mut draft, &input, &StepName::ALL);
+        p.reconcile = reconcile::preview(
+            &mut draft,
+            device,
+            &StepName::after_switch(),
+            crate::clock::now_secs(),
+        )?;
     }
-    p.commit = draft.finish();
     Ok(p)
 }
 

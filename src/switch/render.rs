@@ -67,9 +67,27 @@ fn actions(p: &Preview, opts: &Options) -> Vec<(Value, String)> {
     out
 }
 
+/// The reconcile steps as text: a comment line each, then its diff (and its restart).
+fn reconcile_text(p: &Preview) -> String {
+    let mut s = String::new();
+    for r in &p.reconcile {
+        s.push_str(&format!("# reconcile {}\n", r.report.line()));
+        s.push_str(&render::diff(&r.plan));
+    }
+    s
+}
+
 /// The text preview: a comment line per action, a git-style diff per file, in order.
 pub fn text(p: &Preview, opts: &Options) -> String {
     let to = p.to.spec();
+    if p.finishes() {
+        let mut s = format!(
+            "# {} is already the active runtime, but its switch did not finish: reconcile steps lag behind\n",
+            p.to
+        );
+        s.push_str(&reconcile_text(p));
+        return s;
+    }
     let mut s = format!(
         "# switch {} -> {}: {} replaces {}\n",
         p.from,
@@ -101,9 +119,7 @@ pub fn text(p: &Preview, opts: &Options) -> String {
         to.name
     ));
     s.push_str(&render::diff(&p.commit));
-    for r in &p.reconcile {
-        s.push_str(&format!("# reconcile {}\n", r.line()));
-    }
+    s.push_str(&reconcile_text(p));
     if !opts.reconcile {
         s.push_str("# no reconcile (--no-reconcile): run `osctl reconcile` later\n");
     }
@@ -117,9 +133,37 @@ fn steps(plan: &Plan) -> Vec<Value> {
     }
 }
 
+/// The reconcile steps as JSON plan steps: one `reconcile` entry each, then its own steps.
+fn reconcile_steps(p: &Preview) -> Vec<Value> {
+    let mut all = Vec::new();
+    for r in &p.reconcile {
+        let mut v = json!(r.report);
+        if let Value::Object(m) = &mut v {
+            m.insert("type".into(), "reconcile".into());
+        }
+        all.push(v);
+        all.extend(steps(&r.plan));
+    }
+    all
+}
+
+/// The reports of the reconcile steps.
+fn reports(p: &Preview) -> Vec<&crate::reconcile::StepReport> {
+    p.reconcile.iter().map(|r| &r.report).collect()
+}
+
 /// The JSON preview (the body of the `plan` line of `switch --json --dry-run`).
 pub fn json(p: &Preview, opts: &Options) -> Value {
     let to = p.to.spec();
+    if p.finishes() {
+        return json!({
+            "from": p.from,
+            "to": p.to,
+            "finishes": true,
+            "steps": reconcile_steps(p),
+            "reconcile": reports(p),
+        });
+    }
     let mut all = steps(&p.materialize);
     if let Some(why) = &p.install {
         let source = match &opts.installer.source {
@@ -139,6 +183,7 @@ pub fn json(p: &Preview, opts: &Options) -> Value {
     all.extend(actions(p, opts).into_iter().map(|(v, _)| v));
     all.push(json!({"type": "commit", "agent_runtime": to.name}));
     all.extend(steps(&p.commit));
+    all.extend(reconcile_steps(p));
     json!({
         "from": p.from,
         "to": p.to,
@@ -147,6 +192,6 @@ pub fn json(p: &Preview, opts: &Options) -> Value {
         "install": p.install,
         "presync_error": p.presync_error,
         "steps": all,
-        "reconcile": p.reconcile,
+        "reconcile": reports(p),
     })
 }

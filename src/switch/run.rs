@@ -702,28 +702,3 @@ fn not_active(unit: &str, why: &str) -> Error {
     )
     .cause(why.to_string())
 }
-
-/// After the commit point: the reconcilers, in process, on the device as it is now. A failure
-/// here does not undo the switch: a failed step keeps its marker and the next `osctl reconcile`
-/// retries it.
-pub fn reconcile_after(
-    t: &Target<'_>,
-    device: &Device,
-) -> Result<Vec<crate::reconcile::StepReport>> {
-    use crate::reconcile::{self, Input, StepName};
-    let input = Input {
-        active: device.active()?,
-        device,
-        now: crate::clock::now_secs(),
-    };
-    let mut draft = Draft::new(t.fs);
-    let reports = reconcile::plan_steps(&mut draft, &input, &StepName::ALL);
-    let plan = draft.finish();
-    for w in &plan.warnings {
-        t.out.warn(w);
-    }
-    if !plan.is_empty() {
-        crate::apply::apply(t, &plan)?;
-    }
-    Ok(reports)
-}

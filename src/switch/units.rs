@@ -275,9 +275,24 @@ impl<'a> Units<'a> {
     /// `disable --now`, up to `tries` times (a second apart), until the unit no longer runs.
     /// `Err(why)` when it still runs after the last try.
     pub fn stop(&self, unit: &str, tries: u32) -> Result<std::result::Result<(), String>> {
+        self.stop_by(unit, tries, ServiceAction::DisableNow(unit.to_string()))
+    }
+
+    /// Stops a unit that runs without a unit file (systemd keeps running a unit whose file was
+    /// deleted, and refuses to `disable` it), with the same tries as [`Units::stop`].
+    pub fn stop_fileless(&self, unit: &str, tries: u32) -> Result<std::result::Result<(), String>> {
+        self.stop_by(unit, tries, ServiceAction::Stop(unit.to_string()))
+    }
+
+    fn stop_by(
+        &self,
+        unit: &str,
+        tries: u32,
+        action: ServiceAction,
+    ) -> Result<std::result::Result<(), String>> {
         let mut why = String::new();
         for attempt in 1..=tries {
-            match self.act(&ServiceAction::DisableNow(unit.to_string()))? {
+            match self.act(&action)? {
                 // systemctl waits for the stop job: done means the unit no longer runs.
                 Ok(()) => return Ok(Ok(())),
                 Err(e) => why = e,

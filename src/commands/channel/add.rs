@@ -1,8 +1,10 @@
-//! `osctl channel add`: gate, credentials into config.json, apply to the active runtime.
+//! `osctl channel add`: gate, credentials into config.json, apply to the active runtime. A plugin
+//! installer that really runs goes first, and the files are planned on what it left.
 
 use serde_json::{Map, json};
 
 use super::AddArgs;
+use crate::apply::Target;
 use crate::channel::{self, Creds};
 use crate::commands::Ctx;
 use crate::commands::mcp::read_input;
@@ -16,12 +18,30 @@ pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     let _lock = ctx.lock()?;
     let device = ctx.device()?;
     let rt = device.active()?;
-    let mut draft = Draft::new(&ctx.fs);
-    let applied = channel::plan_add(&mut draft, &device, rt, ch, &creds)?;
+    let plan = || -> Result<_> {
+        let mut draft = Draft::new(&ctx.fs);
+        let applied = channel::plan_add(&mut draft, &device, rt, ch, &creds)?;
+        Ok((applied, draft.finish()))
+    };
+    let (mut applied, mut plan_now) = plan()?;
+    // A plugin installer that really runs edits openclaw.json: it goes first, and the files are
+    // planned again on what it left.
+    if !ctx.previewing() {
+        let t = Target {
+            fs: &ctx.fs,
+            services: &ctx.services,
+            out: &ctx.out,
+            command: &ctx.command_line,
+        };
+        if channel::run_programs_first(&t, &plan_now)? {
+            let (a, p) = plan()?;
+            (applied, plan_now) = (a, channel::without_programs(p));
+        }
+    }
     ctx.out.status(&format!("{ch} on {rt}: {}", applied.detail));
     let mut extra = Map::new();
     extra.insert("applied".into(), json!(applied));
-    ctx.finish("channel add", &draft.finish(), extra)
+    ctx.finish("channel add", &plan_now, extra)
 }
 
 fn creds(args: &AddArgs) -> Result<Creds> {

@@ -1,0 +1,42 @@
+//! Seed-on-empty (spec sections 3.1 and 3.2, upstream's `SeedAgentRuntimeFromGateway`): the first
+//! boot of a fresh or legacy config.json, whose `agent_runtime` is missing or empty, writes the
+//! runtime the resolution chain gives (`f_r_default_agent`, ROBOT.md `gateway.default`, else
+//! openclaw) into `agent_runtime`, once. A concrete value is never overwritten, so the step is
+//! up to date from then on and later changes to the image default or ROBOT.md do not move a
+//! device that has chosen. It runs first, so the steps after it read the seeded value.
+
+use serde_json::Value;
+
+use super::{Input, Status, StepName, StepReport};
+use crate::device::config;
+use crate::error::Result;
+use crate::plan::Draft;
+
+pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
+    let device = input.device;
+    if let Some(rt) = device.config.agent_runtime()? {
+        return Ok(StepReport::new(
+            StepName::Seed,
+            Status::UpToDate,
+            format!("agent_runtime is {rt}"),
+        ));
+    }
+    let resolution = device.resolve()?;
+    config::edit(
+        draft,
+        &device.config.path,
+        &[(
+            "agent_runtime",
+            Some(Value::from(resolution.runtime.as_str())),
+        )],
+        "seed agent_runtime on first boot",
+    )?;
+    Ok(StepReport::new(
+        StepName::Seed,
+        Status::Seeded,
+        format!(
+            "agent_runtime was empty: seeded {} (from {})",
+            resolution.runtime, resolution.from
+        ),
+    ))
+}
