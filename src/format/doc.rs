@@ -67,8 +67,15 @@ impl Doc {
     /// Reads `path` through the draft (pending writes included); an empty document when the
     /// file does not exist or is empty.
     pub fn load(draft: &Draft<'_>, path: &DevPath, format: Format) -> Result<Doc> {
-        match draft.read_text(path)? {
-            Some(text) if !text.trim().is_empty() => Doc::parse(format, &text, &path.to_string()),
+        Doc::parse_or_empty(format, draft.read_text(path)?.as_deref(), &path.to_string())
+    }
+
+    /// Parses a file's text, or gives an empty document when there is no file (`None`) or
+    /// the file is empty. Anything else goes through the format's parser, so blank lines are
+    /// kept and a file of control characters that only look blank is refused.
+    pub fn parse_or_empty(format: Format, text: Option<&str>, origin: &str) -> Result<Doc> {
+        match text {
+            Some(text) if !text.is_empty() => Doc::parse(format, text, origin),
             _ => Doc::empty(format),
         }
     }
@@ -120,7 +127,7 @@ impl Doc {
         match self {
             Doc::Json(d) => Ok(d.remove(path)),
             Doc::Yaml(d) => d.remove(path),
-            Doc::Toml(d) => Ok(d.remove(path)),
+            Doc::Toml(d) => d.remove(path),
         }
     }
 
