@@ -26,7 +26,12 @@ use std::sync::Mutex;
 
 use similar::{ChangeTag, TextDiff};
 
-const BIN: &str = env!("CARGO_BIN_EXE_osctl");
+/// The osctl under test; `OSCTL_CONFORMANCE_BIN` runs the suites against another build (to
+/// measure an older one: its counts are printed, its failures reported as usual).
+fn bin() -> PathBuf {
+    std::env::var_os("OSCTL_CONFORMANCE_BIN")
+        .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_osctl")), PathBuf::from)
+}
 
 /// What one case came to.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -39,6 +44,9 @@ enum Verdict {
     ValidBroken(String),
     /// Invalid and refused as promised.
     Refused,
+    /// Read by the runtime, but refused by design (duplicate keys, values osctl cannot keep
+    /// exactly), as promised.
+    RefusedByDesign,
     /// Invalid, refused, but the error is not what osctl promises (no line, library words).
     RefusedBadly(String),
     /// Invalid and written all the same.
@@ -59,7 +67,7 @@ fn device(runtime: &str, file: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBu
 }
 
 fn osctl(root: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
+    Command::new(bin())
         .arg("--root")
         .arg(root)
         .args(args)
@@ -105,6 +113,29 @@ fn only_added_lines(old: &str, new: &str) -> Result<(), String> {
     }
 }
 
+/// Every character of `old` is still in `new`, in order: the edit only inserted text (a JSON
+/// or YAML edit that adds a key adds a comma to the line before it, or a key to a one-line
+/// object). CRLF and LF count alike.
+fn only_inserted(old: &str, new: &str) -> Result<(), String> {
+    let old = old.replace("\r\n", "\n");
+    let new = new.replace("\r\n", "\n");
+    let mut rest = new.chars();
+    for (i, c) in old.chars().enumerate() {
+        if !rest.by_ref().any(|n| n == c) {
+            return Err(format!(
+                "the original's character {i} ({c:?}) and after are not kept"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A document written on one line (a final line break aside), other than an empty `{}`.
+fn one_line(text: &str) -> bool {
+    let body = text.trim_end_matches(['\n', '\r']);
+    !body.contains('\n') && !body.trim().is_empty() && body.trim() != "{}"
+}
+
 /// The checks every refusal must pass: exit 1, the file as it was, an error naming the file
 /// with line and column, none of `library_words` (the parser library's own message), no bug.
 fn check_refusal(
@@ -142,26 +173,35 @@ fn check_refusal(
     None
 }
 
-/// Runs `judge` over `cases` on both cores; returns the verdicts by case name.
-fn run_all<C: Sync>(
-    cases: &[C],
-    judge: impl Fn(&C) -> (String, Verdict) + Sync,
-) -> BTreeMap<String, Verdict> {
-    let out = Mutex::new(BTreeMap::new());
+/// `f` over `items` on both cores, in order.
+fn par_map<C: Sync, R: Send>(items: &[C], f: impl Fn(&C) -> R + Sync) -> Vec<R> {
+    let out: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(case) = cases.get(i) else { break };
-                    let (name, verdict) = judge(case);
-                    out.lock().unwrap().insert(name, verdict);
+                    let Some(item) = items.get(i) else { break };
+                    let r = f(item);
+                    out.lock().unwrap()[i] = Some(r);
                 }
             });
         }
     });
-    out.into_inner().unwrap()
+    out.into_inner()
+        .unwrap()
+        .into_iter()
+        .map(Option::unwrap)
+        .collect()
+}
+
+/// Runs `judge` over `cases` on both cores; returns the verdicts by case name.
+fn run_all<C: Sync>(
+    cases: &[C],
+    judge: impl Fn(&C) -> (String, Verdict) + Sync,
+) -> BTreeMap<String, Verdict> {
+    par_map(cases, judge).into_iter().collect()
 }
 
 /// Prints the suite's counts and fails on any case that broke a promise.
@@ -171,6 +211,7 @@ fn report(suite: &str, verdicts: &BTreeMap<String, Verdict>) {
     let valid_refused = count(|v| matches!(v, Verdict::ValidRefused(_)));
     let valid_broken = count(|v| matches!(v, Verdict::ValidBroken(_)));
     let refused = count(|v| matches!(v, Verdict::Refused));
+    let by_design = count(|v| matches!(v, Verdict::RefusedByDesign));
     let refused_badly = count(|v| matches!(v, Verdict::RefusedBadly(_)));
     let written = count(|v| matches!(v, Verdict::InvalidWritten(_)));
     let valid = edited + valid_refused + valid_broken;
@@ -178,12 +219,17 @@ fn report(suite: &str, verdicts: &BTreeMap<String, Verdict>) {
     eprintln!(
         "CONFORMANCE {suite}: valid {edited}/{valid} edited correctly ({valid_refused} refused, \
          {valid_broken} edited wrongly); invalid {}/{invalid} refused ({refused_badly} of them \
-         without a clear error), {written} written",
+         without a clear error), {written} written; {by_design} refused by design",
         refused + refused_badly
     );
     let failures: Vec<String> = verdicts
         .iter()
-        .filter(|(_, v)| !matches!(v, Verdict::Edited | Verdict::Refused))
+        .filter(|(_, v)| {
+            !matches!(
+                v,
+                Verdict::Edited | Verdict::Refused | Verdict::RefusedByDesign
+            )
+        })
         .map(|(name, v)| format!("  {name}: {v:?}"))
         .collect();
     assert!(
@@ -310,4 +356,326 @@ fn toml_test_suite_through_codex_mcp_add() {
     }
     let verdicts = run_all(&cases, toml_verdict);
     report("toml (toml-test 1.1.0, codex config.toml)", &verdicts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases of our own (tests/format/<suite>/{valid,invalid,refused}/, written by
+// tests/format/make-cases.py), judged by the runtimes' own parsers where they can be run here.
+
+/// Whether this run must have every judge (CI).
+fn required() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+fn skip(suite: &str, why: &str) {
+    assert!(!required(), "{suite}: {why} (required under CI=true)");
+    eprintln!("CONFORMANCE {suite}: skipped, {why}");
+}
+
+/// One case file: (kind folder, name, bytes).
+fn own_cases(suite: &str) -> Vec<(String, String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/format")
+        .join(suite);
+    let mut cases = Vec::new();
+    for kind in ["valid", "invalid", "refused"] {
+        let Ok(entries) = std::fs::read_dir(dir.join(kind)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let name = format!("{kind}/{}", path.file_name().unwrap().to_string_lossy());
+            cases.push((kind.to_string(), name, std::fs::read(&path).unwrap()));
+        }
+    }
+    assert!(!cases.is_empty(), "no cases in {}", dir.display());
+    cases.sort();
+    cases
+}
+
+/// A second parser run as a program: reads a JSON array of texts on stdin and prints a JSON
+/// array of `{"ok": value}` or `{"err": message}`.
+struct Judge {
+    program: PathBuf,
+    args: Vec<String>,
+}
+
+impl Judge {
+    fn read(&self, texts: &[String]) -> Vec<Result<serde_json::Value, String>> {
+        use std::io::Write;
+        let mut child = Command::new(&self.program)
+            .args(&self.args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = serde_json::to_vec(texts).unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || stdin.write_all(&input).unwrap());
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        assert!(
+            out.status.success(),
+            "the judge {} failed",
+            self.program.display()
+        );
+        let answers: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+        answers
+            .into_iter()
+            .map(|a| match a.get("ok") {
+                Some(v) => Ok(v.clone()),
+                None => Err(a["err"].as_str().unwrap_or("?").to_string()),
+            })
+            .collect()
+    }
+}
+
+fn oracles_dir() -> PathBuf {
+    match std::env::var_os("OSCTL_ORACLES_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/osctl-oracles")
+        }
+    }
+}
+
+/// The `json5` package openclaw reads its config with, run by node; `None` when openclaw's
+/// oracle is not installed (tests/oracles/install.sh).
+fn json5_judge() -> Option<Judge> {
+    let oracles = oracles_dir();
+    let module = oracles.join("npm/openclaw/node_modules/json5");
+    let node = [
+        oracles.join("node24/bin/node"),
+        PathBuf::from("/usr/bin/node"),
+    ]
+    .into_iter()
+    .find(|p| p.exists())?;
+    module.exists().then(|| Judge {
+        program: node,
+        args: vec![
+            "-e".into(),
+            format!(
+                "const JSON5 = require({:?}); let s = ''; process.stdin.on('data', d => s += d);\
+                 process.stdin.on('end', () => console.log(JSON.stringify(JSON.parse(s).map(t => \
+                 {{ try {{ return {{ok: JSON5.parse(t)}} }} catch (e) {{ return {{err: String(e.message)}} }} }}))))",
+                module.display().to_string()
+            ),
+        ],
+    })
+}
+
+/// Python's `json` (no NaN or Infinity), or PyYAML's `safe_load` (what hermes reads with), or
+/// python-dotenv's `dotenv_values` on each text.
+fn python_judge(kind: &str) -> Option<Judge> {
+    let script = match kind {
+        "json" => {
+            "import json\n\
+                   def load(t):\n    return json.loads(t, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))\n"
+        }
+        "yaml" => {
+            "import yaml, json, datetime, base64\n\
+                   def conv(v):\n\
+                   \x20   if isinstance(v, dict): return {str(k) if not isinstance(k, str) else k: conv(x) for k, x in v.items()}\n\
+                   \x20   if isinstance(v, (list, tuple)): return [conv(x) for x in v]\n\
+                   \x20   if isinstance(v, (set, frozenset)): return {'!!set': sorted(map(str, v))}\n\
+                   \x20   if isinstance(v, bytes): return {'!!binary': base64.b64encode(v).decode()}\n\
+                   \x20   if isinstance(v, (datetime.date, datetime.datetime)): return {'!!timestamp': v.isoformat()}\n\
+                   \x20   if isinstance(v, float) and v != v: return {'!!float': 'nan'}\n\
+                   \x20   if isinstance(v, float) and v in (float('inf'), float('-inf')): return {'!!float': str(v)}\n\
+                   \x20   return v\n\
+                   def load(t):\n    return conv(yaml.safe_load(t))\n"
+        }
+        _ => {
+            "import io\nfrom dotenv import dotenv_values\n\
+              def load(t):\n    return dotenv_values(stream=io.StringIO(t), interpolate=False)\n"
+        }
+    };
+    let full = format!(
+        "import sys, json as _json\n{script}\
+         out = []\n\
+         for t in _json.load(sys.stdin):\n\
+         \x20   try:\n        out.append({{'ok': load(t)}})\n\
+         \x20   except Exception as e:\n        out.append({{'err': str(e)}})\n\
+         print(_json.dumps(out))\n"
+    );
+    let oracles = oracles_dir();
+    let candidates = [oracles.join("venv/bin/python"), PathBuf::from("python3")];
+    let import = match kind {
+        "json" => "json",
+        "yaml" => "yaml",
+        _ => "dotenv",
+    };
+    candidates.into_iter().find_map(|python| {
+        let ok = Command::new(&python)
+            .args(["-c", &format!("import {import}")])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        ok.then(|| Judge {
+            program: python,
+            args: vec!["-c".into(), full.clone()],
+        })
+    })
+}
+
+/// A structured suite of our own: each case as `file` of `runtime`, then `mcp add x`; valid
+/// ones must read back (by `judge`) as the original plus the entry at `path`.
+struct Suite<'a> {
+    name: &'a str,
+    folder: &'a str,
+    runtime: &'a str,
+    file: &'a str,
+    path: &'a [&'a str],
+}
+
+fn set_at(value: &mut serde_json::Value, path: &[&str], entry: serde_json::Value) {
+    let mut at = value;
+    for key in &path[..path.len() - 1] {
+        if !at.get(*key).is_some_and(serde_json::Value::is_object) {
+            at[*key] = serde_json::json!({});
+        }
+        at = at.get_mut(*key).unwrap();
+    }
+    at[path[path.len() - 1]] = entry;
+}
+
+fn run_suite(suite: &Suite<'_>, judge: Option<Judge>, words: impl Fn(&str) -> Vec<String> + Sync) {
+    let Some(judge) = judge else {
+        return skip(suite.name, "its judge is not installed");
+    };
+    let cases = own_cases(suite.folder);
+    // the entry `mcp add x -- cmd arg` writes, as the judge reads it
+    let empty = if suite.file.ends_with(".yaml") {
+        ""
+    } else {
+        "{}\n"
+    };
+    let (code, stderr, after) = mcp_add(suite.runtime, suite.file, empty.as_bytes());
+    assert_eq!(code, 0, "{stderr}");
+    let blank = judge
+        .read(&[String::from_utf8(after).unwrap()])
+        .remove(0)
+        .unwrap();
+    let mut entry = blank.clone();
+    for key in suite.path {
+        entry = entry[*key].clone();
+    }
+    let results = par_map(&cases, |(_, _, bytes)| {
+        mcp_add(suite.runtime, suite.file, bytes)
+    });
+    // one batch for the judge: every original, then every result
+    let mut texts: Vec<String> = cases
+        .iter()
+        .map(|(_, _, b)| String::from_utf8_lossy(b).into_owned())
+        .collect();
+    texts.extend(
+        results
+            .iter()
+            .map(|r| String::from_utf8_lossy(&r.2).into_owned()),
+    );
+    let judged = judge.read(&texts);
+    let (originals, afters) = judged.split_at(cases.len());
+    let mut verdicts = BTreeMap::new();
+    for (i, (kind, name, bytes)) in cases.iter().enumerate() {
+        let result = &results[i];
+        let text = String::from_utf8_lossy(bytes);
+        let verdict = match kind.as_str() {
+            "valid" => match &originals[i] {
+                Err(e) => panic!(
+                    "{}: the judge refuses the valid case {name}: {e}",
+                    suite.name
+                ),
+                Ok(original) if result.0 == 0 => {
+                    let mut expected = if original.is_null() {
+                        serde_json::json!({})
+                    } else {
+                        original.clone()
+                    };
+                    set_at(&mut expected, suite.path, entry.clone());
+                    let after = String::from_utf8_lossy(&result.2);
+                    match &afters[i] {
+                        Err(e) => {
+                            Verdict::ValidBroken(format!("the result does not parse: {e}\n{after}"))
+                        }
+                        Ok(v) if *v != expected => Verdict::ValidBroken(format!(
+                            "reads back as {v}, not {expected}:\n{after}"
+                        )),
+                        Ok(_) if one_line(&text) && !one_line(&after) => {
+                            Verdict::ValidBroken(format!(
+                                "a one-line document was laid out over several lines:\n{after}"
+                            ))
+                        }
+                        Ok(_) => match only_inserted(&text, &after) {
+                            Err(e) => Verdict::ValidBroken(format!("{e}\n{after}")),
+                            Ok(()) => Verdict::Edited,
+                        },
+                    }
+                }
+                Ok(_) => Verdict::ValidRefused(format!("exit {}: {}", result.0, result.1.trim())),
+            },
+            _ => {
+                if kind == "invalid" && suite.folder != "jsonc" {
+                    assert!(
+                        originals[i].is_err(),
+                        "{}: the judge reads the invalid case {name}",
+                        suite.name
+                    );
+                }
+                if result.0 == 0 {
+                    Verdict::InvalidWritten(format!("{:?}", String::from_utf8_lossy(&result.2)))
+                } else {
+                    match check_refusal(suite.file, bytes, result, &words(&text)) {
+                        None if kind == "refused" => Verdict::RefusedByDesign,
+                        None => Verdict::Refused,
+                        Some(why) => Verdict::RefusedBadly(why),
+                    }
+                }
+            }
+        };
+        verdicts.insert(name.clone(), verdict);
+    }
+    report(suite.name, &verdicts);
+}
+
+/// jsonc-parser's own words for `text`'s error, if it has one.
+fn jsonc_words(text: &str) -> Vec<String> {
+    match jsonc_parser::parse_to_value(text, &Default::default()) {
+        Err(e) => vec![e.kind().to_string()],
+        Ok(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn json5_cases_through_openclaw_mcp_add() {
+    let suite = Suite {
+        name: "json5 (openclaw.json)",
+        folder: "json5",
+        runtime: "openclaw",
+        file: "/root/.openclaw/openclaw.json",
+        path: &["mcp", "servers", "x"],
+    };
+    run_suite(&suite, json5_judge(), jsonc_words);
+}
+
+#[test]
+fn jsonc_cases_through_opencode_mcp_add() {
+    let suite = Suite {
+        name: "jsonc (opencode.json)",
+        folder: "jsonc",
+        runtime: "opencode",
+        file: "/root/.config/opencode/opencode.json",
+        path: &["mcp", "x"],
+    };
+    run_suite(&suite, json5_judge(), jsonc_words);
+}
+
+#[test]
+fn json_cases_through_claudecode_mcp_add() {
+    let suite = Suite {
+        name: "json (claudecode .mcp.json)",
+        folder: "json",
+        runtime: "claudecode",
+        file: "/root/.claudecode/workspace/.mcp.json",
+        path: &["mcpServers", "x"],
+    };
+    run_suite(&suite, python_judge("json"), jsonc_words);
 }
