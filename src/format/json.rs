@@ -14,9 +14,8 @@
 //!   but never removes keys.
 //! - Setting a value equal to the current one returns `false` and leaves the text byte-identical.
 //! - An object or array written on one line (`{"a": 1}`) stays on one line when a key or item
-//!   is added to it (or below it), in its own spacing, while it stays within 100 characters;
-//!   longer, it is laid out over several lines as jsonc-parser does. An empty `{}` or `[]`
-//!   that gains content is laid out over several lines.
+//!   is added to it (or below it), in its own spacing (jsonc-parser alone would lay it out over
+//!   several lines). An empty `{}` or `[]` that gains content is laid out over several lines.
 //!
 //! **Dialects** ([`Dialect`], from the runtime's declared format): what osctl accepts is what
 //! the runtime's own reader accepts, so it never edits a file the runtime could not read.
@@ -407,9 +406,6 @@ fn number_value(raw: &str) -> Option<Number> {
     Some(number)
 }
 
-/// The longest object or array (in characters) osctl keeps on one line after adding to it.
-const ONE_LINE_MAX: usize = 100;
-
 /// A non-empty object or array written on one line, as it was before an edit: jsonc-parser lays
 /// a container it inserts into out over several lines, so osctl puts it back on its line.
 struct OneLine {
@@ -513,17 +509,6 @@ impl OneLine {
                 || node.children().iter().any(has_line_comment)
         }
         if has_line_comment(&self.node) {
-            return;
-        }
-        // One line while it reads as one: past ONE_LINE_MAX characters it keeps the layout
-        // jsonc-parser gave it.
-        let flat: usize = self
-            .node
-            .to_string()
-            .lines()
-            .map(|l| l.trim().chars().count() + 1)
-            .sum();
-        if flat > ONE_LINE_MAX {
             return;
         }
         self.flatten(&self.node, true);

@@ -42,7 +42,7 @@ use serde_json::{Map, Number, Value};
 use yaml_edit::{Mapping, MappingEntry, Scalar, ScalarValue, Sequence, YamlFile, YamlNode};
 
 use super::{line_col, show_path};
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 
 /// A YAML document being edited in place.
 pub struct YamlDoc {
@@ -234,6 +234,19 @@ impl YamlDoc {
 
     fn edit_nodes(&self, path: &[&str], value: &Value, mode: Mode, expected: &Value) -> Result<()> {
         let root = self.file.document().and_then(|d| d.as_mapping());
+        if let Some(tag) = root_tag(&self.text) {
+            let (line, column) = line_col(&self.text, self.text.find(&tag).unwrap_or(0));
+            return Err(self
+                .refused(
+                    path,
+                    &format!("the document root is a `{tag}`, not a mapping osctl can add keys to"),
+                )
+                .at(Location {
+                    file: self.shown().to_string(),
+                    line: Some(line),
+                    column: Some(column),
+                }));
+        }
         match (root, &self.value) {
             (Some(m), _) => {
                 if path.is_empty() {
@@ -259,7 +272,16 @@ impl YamlDoc {
                 }
                 Ok(())
             }
-            (None, _) => Err(self.refused(path, "the document root is not a mapping")),
+            (None, _) => Err(self
+                .refused(
+                    path,
+                    "the document root is not a mapping, so no key can be added",
+                )
+                .at(Location {
+                    file: self.shown().to_string(),
+                    line: Some(1),
+                    column: Some(1),
+                })),
         }
         .map_err(|e: Error| {
             if e.code == "internal" || e.code == "invalid_value" {
@@ -333,9 +355,86 @@ fn read(text: &str, origin: &str) -> Result<Value> {
             message = format!(
                 "duplicate key `{key}`: osctl cannot tell which one the runtime reads; remove one"
             );
+        } else {
+            message = explain(&message).to_string();
         }
         Error::parse(origin, line, column, message)
     })
+}
+
+/// What a serde-saphyr message means, in osctl's words (never the parser's own text).
+fn explain(message: &str) -> &'static str {
+    const TABLE: &[(&str, &str)] = &[
+        (
+            "did not find expected key",
+            "a line indented as no key of the block above it",
+        ),
+        (
+            "did not find expected",
+            "the indentation or a `-` or `:` is not where YAML expects it",
+        ),
+        (
+            "mapping values are not allowed",
+            "a `:` inside a plain value: quote the value (`key: \"a: b\"`)",
+        ),
+        (
+            "illegal placement of ':'",
+            "a `:` inside a plain value, or a flow collection left open",
+        ),
+        (
+            "tabs disallowed",
+            "a tab used for indentation: YAML indents with spaces",
+        ),
+        (
+            "found character '\\t'",
+            "a tab where YAML does not allow one",
+        ),
+        ("unclosed quote", "a quoted string with no closing quote"),
+        (
+            "found unexpected end of stream",
+            "the file ends inside a quoted string or a flow collection",
+        ),
+        (
+            "unknown escape",
+            "a backslash that starts no valid escape in a double-quoted string",
+        ),
+        (
+            "unknown anchor",
+            "an alias (`*name`) with no anchor (`&name`) before it",
+        ),
+        (
+            "multiple YAML documents",
+            "the file holds several YAML documents; osctl edits single-document files",
+        ),
+        (
+            "expected string scalar",
+            "a key that is not text (a mapping or sequence used as a key), which hermes cannot read",
+        ),
+        (
+            "cannot deserialize null into string",
+            "a null key (`~:` or `null:`), which osctl cannot read as a key",
+        ),
+        ("invalid tag", "a tag YAML does not know"),
+        ("recursion", "values nested too deep to read"),
+        (
+            "budget",
+            "more aliases or nodes than osctl reads (an alias bomb?)",
+        ),
+        ("could not find expected ':'", "a key with no `:` after it"),
+        (
+            "while scanning an anchor",
+            "an anchor or alias name with a character it cannot hold",
+        ),
+        ("while scanning", "a character YAML does not allow here"),
+        (
+            "while parsing a flow",
+            "a flow collection (`[...]` or `{...}`) not closed or separated as YAML expects",
+        ),
+    ];
+    TABLE
+        .iter()
+        .find(|(words, _)| message.contains(words))
+        .map_or("this is not valid YAML here", |(_, ours)| ours)
 }
 
 /// Parses `text` into yaml-edit's lossless tree, refusing what it cannot edit faithfully.
@@ -368,6 +467,19 @@ fn edit_tree(text: &str, origin: &str) -> Result<YamlFile> {
         ));
     }
     Ok(file)
+}
+
+/// The tag of the document's root node (`!!set`, `!!omap`, ...), if it has one: such a root
+/// reads as a mapping but is not one osctl may add a key to.
+fn root_tag(text: &str) -> Option<String> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('%') && *l != "---")?;
+    let rest = first.strip_prefix("---").unwrap_or(first).trim_start();
+    rest.starts_with('!')
+        .then(|| rest.split_whitespace().next().unwrap_or(rest).to_string())
+        .filter(|tag| tag != "!!map")
 }
 
 fn lookup<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {

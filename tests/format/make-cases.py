@@ -134,7 +134,102 @@ JSON = {
     },
 }
 
-SUITES = {"json5": (JSON5, "json5"), "jsonc": (JSONC, "json"), "json": (JSON, "json")}
+
+# hermes' config.yaml, judged by PyYAML's safe_load (what hermes reads it with)
+YAML = {
+    "valid": {
+        "block": "# hermes\nmodel:\n  default: Auto-AI  # pinned\n  provider: custom\ntoolsets:\n- web\n- mcp\n",
+        "flow": "model: {default: Auto-AI, provider: custom}\ntoolsets: [web, mcp]\n",
+        "indented-sequences": "toolsets:\n  - web\n  - mcp\n",
+        "four-spaces": "terminal:\n    backend: local\n    cwd: /root\n",
+        "quoted": "a: 'single'\nb: \"double \\u00e9\"\nc: plain text\n",
+        "block-scalars": "prompt: |\n  line one\n  line two\nfolded: >-\n  folded\n  text\n",
+        "multi-line-plain": "note: this is\n  one plain\n  scalar\n",
+        "anchors": "base: &b\n  timeout: 30\nother:\n  <<: *b\n  extra: 1\n",
+        "anchor-on-mcp-servers": "defaults: &srv\n  enabled: true\nmcp_servers: &servers\n  gh:\n    command: gh\n    <<: *srv\n",
+        "alias-of-mcp-servers": "shared: &s\n  gh: {command: gh}\nmcp_servers: *s\n",
+        "existing-mcp": "mcp_servers:\n  # the owner's\n  gh:\n    command: gh\n    args: [--stdio]\n",
+        "empty-mcp": "mcp_servers: {}\n",
+        "null-mcp": "mcp_servers:\n",
+        "document-start": "---\nmodel: x\n",
+        "document-end": "model: x\n...\n",
+        "directive": "%YAML 1.1\n---\nmodel: x\n",
+        "comments-everywhere": "# top\n\nmodel: x # inline\n# between\nother: y\n# end\n",
+        "no-final-newline": "model: x",
+        "crlf": "model: x\r\nother:\r\n  a: 1\r\n",
+        "yaml11-booleans": "approvals:\n  mode: off\nflag: yes\n",
+        "numbers": "a: 0755\nb: 0x1F\nc: 1_000\nd: 1e3\ne: .inf\nf: -.5\n",
+        "timestamps": "since: 2026-01-01\nat: 2026-01-01T10:00:00Z\n",
+        "unicode": "имя: значение\n日本: 語\nemoji: \"\\U0001F600\"\n",
+        "tags": "a: !!str 123\nb: !!int '7'\nc: !!float 1\n",
+        "binary": "icon: !!binary aGVsbG8=\nmodel: x\n",
+        "empty-key": "\"\": empty key\nmodel: x\n",
+        "null-key": "~: null key\nmodel: x\n",
+        "integer-keys": "1: one\n2: two\n",
+        "deep": "a:\n" + "".join("  " * i + "  k%d:\n" % i for i in range(30)) + "  " * 31 + "v: 1\n",
+        "tab-in-value": "a: \"tab\\there\"\n",
+        "long-line": "a: " + "x" * 300 + "\n",
+        "comment-only": "# nothing yet\n",
+        "empty": "",
+    },
+    "invalid": {
+        "bad-indent": "a:\n  b: 1\n c: 2\n",
+        "tab-indent": "a:\n\tb: 1\n",
+        "unclosed-flow": "a: [1, 2\nb: 3\n",
+        "unclosed-quote": "a: 'abc\nb: 1\n",
+        "colon-in-plain": "a: b: c\n",
+        "unknown-alias": "a: *nope\n",
+        "bad-escape": "a: \"\\q\"\n",
+        "two-documents": "a: 1\n---\nb: 2\n",
+        "unknown-tag": "a: !!nope x\n",
+        # PyYAML does not read a tab inside a plain scalar
+        "tab-in-plain": "a: x\ty\n",
+        # PyYAML cannot hash a sequence or mapping key: hermes cannot read these
+        "sequence-key": "? [a, b]\n: pair\nmodel: x\n",
+        "mapping-key": "{a: 1}: mapped\nmodel: x\n",
+    },
+    "refused": {
+        "duplicate-key": "a: 1\nb: 2\na: 3\n",
+        "top-level-list": "- a\n- b\n",
+        "set-root": "--- !!set\n? a\n? b\n",
+    },
+}
+
+# hermes' .env, judged by python-dotenv (what hermes reads it with); `channel add telegram`
+# writes TELEGRAM_BOT_TOKEN
+DOTENV = {
+    "valid": {
+        "plain": "# hermes\nAPI_SERVER_ENABLED=true\nexport OWNER=me\n",
+        "quoted": "A='single $x'\nB=\"double \\\" quote\"\nC=\"\"\n",
+        "multi-line-double": "KEY=\"-----BEGIN KEY-----\nabc\ndef\n-----END KEY-----\"\nNEXT=1\n",
+        "multi-line-single": "NOTE='line one\nline two'\nNEXT=1\n",
+        "comments": "A=1 # note\n  # indented\nB=2\n",
+        "spaces": "  A = spaced\nB=  lead\n",
+        "crlf": "A=1\r\nB=2\r\n",
+        "no-final-newline": "A=1",
+        "empty-value": "A=\nB=2\n",
+        "existing-token": "TELEGRAM_BOT_TOKEN=old\nOTHER=1\n",
+        "hash-in-value": "A=a#b\nB=#c\n",
+        "blank-lines": "\n\nA=1\n\n",
+        "empty": "",
+    },
+    "invalid": {
+        "no-equals": "A=1\nJUSTAWORD\n",
+        "bad-key": "BAD-KEY=1\n",
+        "unterminated-double": "A=1\nB=\"never closed\nC=2\n",
+        "unterminated-single": "A='x\n",
+        "text-after-quote": "A=\"x\"y\n",
+        "leading-digit": "1A=1\n",
+    },
+}
+
+SUITES = {
+    "json5": (JSON5, "json5"),
+    "jsonc": (JSONC, "json"),
+    "json": (JSON, "json"),
+    "yaml": (YAML, "yaml"),
+    "dotenv": (DOTENV, "env"),
+}
 
 
 def main():
