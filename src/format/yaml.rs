@@ -227,6 +227,29 @@ impl YamlDoc {
             }
             Err(why) => {
                 self.file = YamlFile::parse(&self.text).tree();
+                if let Some((line, column)) = first_alias(&self.text) {
+                    // The edit reads back changed somewhere else too: the node it changed is
+                    // anchored and repeated by an alias. A refusal (exit 1), not a bug.
+                    return Err(Error::input(
+                        "cannot_edit_in_place",
+                        format!(
+                            "cannot change {} in {} in place: it is in an anchored node (`&name`) \
+                             that an alias (`*name`) repeats elsewhere, and the change would \
+                             show there too",
+                            show_path(path),
+                            self.shown()
+                        ),
+                    )
+                    .at(Location {
+                        file: self.shown().to_string(),
+                        line: Some(line),
+                        column: Some(column),
+                    })
+                    .hint(
+                        "nothing was written; write the repeated part out in full instead of \
+                         the alias, then run the command again",
+                    ));
+                }
                 Err(self.not_verified(path, &why))
             }
         }
@@ -467,6 +490,15 @@ fn edit_tree(text: &str, origin: &str) -> Result<YamlFile> {
         ));
     }
     Ok(file)
+}
+
+/// The line and column of the first alias `*name` in the text (outside comments, roughly).
+fn first_alias(text: &str) -> Option<(usize, usize)> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        let code = line.split(" #").next().unwrap_or(line);
+        let at = [": *", "- *"].iter().filter_map(|p| code.find(p)).min()?;
+        Some((i + 1, code[..at + 2].chars().count() + 1))
+    })
 }
 
 /// The tag of the document's root node (`!!set`, `!!omap`, ...), if it has one: such a root
@@ -1808,5 +1840,66 @@ toolsets:
         assert_eq!(n(json!(100.0)), "100.0");
         assert_eq!(n(json!(1e300)), "1.0e+300");
         assert_eq!(n(json!(2.5e-8)), "2.5e-8");
+    }
+
+    #[test]
+    fn regression_a_set_root_was_edited_into_a_broken_set() {
+        let text = "--- !!set\n? a\n? b\n";
+        let mut d = doc(text);
+        let e = d
+            .set(&["mcp_servers", "x"], json!({"command": "c"}))
+            .unwrap_err();
+        assert_eq!(e.code, "invalid_value");
+        assert!(e.to_string().contains("`!!set`"), "{e}");
+        assert_eq!(e.location.as_ref().unwrap().line, Some(1));
+        assert_eq!(d.to_string(), text);
+        let e = doc("- a\n").set(&["k"], json!(1)).unwrap_err();
+        assert_eq!(e.location.as_ref().unwrap().line, Some(1), "{e}");
+    }
+
+    #[test]
+    fn regression_yaml_errors_showed_the_parsers_words() {
+        for (text, words) in [
+            ("a:\n  b: 1\n c: 2\n", "did not find expected key"),
+            ("a: b: c\n", "mapping values are not allowed"),
+            ("a: *nope\n", "alias references unknown anchor"),
+            ("a: 1\na: 2\n", "DuplicateKeyPolicy"),
+        ] {
+            let e = parse_err(text);
+            assert!(!e.to_string().contains(words), "{text:?}: {e}");
+            let loc = e.location.as_ref().unwrap();
+            assert!(loc.line.is_some() && loc.column.is_some(), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn an_anchor_on_mcp_servers_is_edited_in_place() {
+        let text = "defaults: &srv\n  enabled: true\nmcp_servers: &servers\n  gh:\n    command: gh\n    <<: *srv\n";
+        let mut d = doc(text);
+        d.set(
+            &["mcp_servers", "x"],
+            json!({"command": "c", "enabled": true}),
+        )
+        .unwrap();
+        assert!(d.to_string().starts_with(text), "{d}");
+        assert_eq!(d.get(&["mcp_servers", "gh", "enabled"]), Some(json!(true)));
+        assert_eq!(d.get(&["mcp_servers", "x", "command"]), Some(json!("c")));
+        d.validate().unwrap();
+    }
+
+    #[test]
+    fn regression_an_aliased_anchor_on_mcp_servers_exited_101() {
+        let text = "mcp_servers: &s\n  gh:\n    command: gh\nmirror: *s\n";
+        let mut d = doc(text);
+        let e = d
+            .set(&["mcp_servers", "x"], json!({"command": "c"}))
+            .unwrap_err();
+        assert_eq!(
+            (e.code, e.exit),
+            ("cannot_edit_in_place", crate::error::Exit::Failed)
+        );
+        assert!(e.to_string().contains("alias"), "{e}");
+        assert_eq!(d.to_string(), text);
+        d.validate().unwrap();
     }
 }

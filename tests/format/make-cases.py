@@ -192,6 +192,8 @@ YAML = {
         "duplicate-key": "a: 1\nb: 2\na: 3\n",
         "top-level-list": "- a\n- b\n",
         "set-root": "--- !!set\n? a\n? b\n",
+        # adding to an anchored node an alias repeats would change the copy too
+        "aliased-anchor-on-mcp-servers": "mcp_servers: &s\n  gh:\n    command: gh\nmirror: *s\n",
     },
 }
 
