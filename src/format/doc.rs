@@ -6,7 +6,8 @@
 
 use serde_json::Value;
 
-use super::{json::JsonDoc, toml::TomlDoc, yaml::YamlDoc};
+use super::json::{Dialect, JsonDoc};
+use super::{toml::TomlDoc, yaml::YamlDoc};
 use crate::error::{Error, Result};
 use crate::plan::Draft;
 use crate::runtime::Format;
@@ -25,15 +26,22 @@ impl Doc {
     pub fn parse(format: Format, text: &str, origin: &str) -> Result<Doc> {
         Ok(match format {
             Format::Json | Format::Jsonc | Format::Json5 => {
-                let doc = JsonDoc::parse(text, origin)?;
+                let dialect = match format {
+                    Format::Json => Dialect::Json,
+                    Format::Jsonc => Dialect::Jsonc,
+                    _ => Dialect::Json5,
+                };
+                let doc = JsonDoc::parse_as(text, origin, dialect)?;
                 // Every native JSON file is an object: the editor would replace any other top
                 // level by one on the first `set`, losing the user's file, so refuse it here.
                 let value = doc.value();
                 if !(value.is_object() || value.is_null()) {
+                    let start = text.find(['[', '"', '\'']).unwrap_or(0);
+                    let (line, column) = super::line_col(text, start);
                     return Err(Error::parse(
                         origin,
-                        Some(1),
-                        None,
+                        Some(line),
+                        Some(column),
                         "the top level is not a JSON object",
                     )
                     .hint("nothing was written; the file must hold one JSON object"));
@@ -67,8 +75,15 @@ impl Doc {
     /// Reads `path` through the draft (pending writes included); an empty document when the
     /// file does not exist or is empty.
     pub fn load(draft: &Draft<'_>, path: &DevPath, format: Format) -> Result<Doc> {
-        match draft.read_text(path)? {
-            Some(text) if !text.trim().is_empty() => Doc::parse(format, &text, &path.to_string()),
+        Doc::parse_or_empty(format, draft.read_text(path)?.as_deref(), &path.to_string())
+    }
+
+    /// Parses a file's text, or gives an empty document when there is no file (`None`) or
+    /// the file is empty. Anything else goes through the format's parser, so blank lines are
+    /// kept and a file of control characters that only look blank is refused.
+    pub fn parse_or_empty(format: Format, text: Option<&str>, origin: &str) -> Result<Doc> {
+        match text {
+            Some(text) if !text.is_empty() => Doc::parse(format, text, origin),
             _ => Doc::empty(format),
         }
     }
@@ -120,7 +135,7 @@ impl Doc {
         match self {
             Doc::Json(d) => Ok(d.remove(path)),
             Doc::Yaml(d) => d.remove(path),
-            Doc::Toml(d) => Ok(d.remove(path)),
+            Doc::Toml(d) => d.remove(path),
         }
     }
 

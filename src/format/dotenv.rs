@@ -10,8 +10,9 @@
 //! - `KEY=VALUE` or `export KEY=VALUE`; `KEY` matches `[A-Za-z_][A-Za-z0-9_]*`; blanks around
 //!   `=` are tolerated;
 //! - `'...'`: literal up to the next `'`; `"..."`: `\\`, `\"`, `\$` and `` \` `` are unescaped,
-//!   any other backslash is kept (sh and systemd do the same); a quoted value must end on its
-//!   line and may be followed only by blanks and a `# comment`;
+//!   any other backslash is kept (sh and systemd do the same); a quoted value may go on over
+//!   several lines (a PEM key, say: python-dotenv, systemd `EnvironmentFile=` and sh read the
+//!   line breaks as part of it) and may be followed only by blanks and a `# comment`;
 //! - unquoted: the rest of the line, minus a ` # comment` (python-dotenv and sh drop it; systemd
 //!   would keep it, so osctl never writes one) and trailing blanks; a `#` right after `=` or
 //!   inside a word is part of the value.
@@ -36,7 +37,8 @@
 //! python-dotenv also expands `${NAME}` in every value, quoted or not, and has no escape for it;
 //! sh and systemd read it literally from the quoted forms above.
 //!
-//! A value with a line break or a NUL cannot be written to a `.env` file and is refused, and so
+//! osctl does not write line breaks itself: a value with a line break or a NUL is refused
+//! (unless it is the value already there), and so
 //! is a value ending in `\\`: python-dotenv's quoted-value pattern takes the closing quote after
 //! it for an escaped one and reads on into the next lines.
 
@@ -72,31 +74,44 @@ struct Assignment {
 impl DotEnv {
     /// Parses `text`; `origin` (the device path) names the file in errors.
     pub fn parse(text: &str, origin: &str) -> Result<DotEnv> {
+        if let Some(i) = text.find('\0') {
+            // The three readers disagree on a NUL (sh drops it, systemd refuses the line, python
+            // reads it): refuse it on read as on write.
+            let (line, column) = super::line_col(text, i);
+            return Err(Error::parse(
+                origin,
+                Some(line),
+                Some(column),
+                "a NUL byte, which systemd, sh and python-dotenv read differently",
+            ));
+        }
         let mut lines = Vec::new();
         let mut rest = text;
         let mut number = 0;
         while !rest.is_empty() {
             number += 1;
-            let (raw, end, next) = match rest.find('\n') {
-                Some(i) if rest[..i].ends_with('\r') => (&rest[..i - 1], "\r\n", &rest[i + 1..]),
-                Some(i) => (&rest[..i], "\n", &rest[i + 1..]),
-                None => (rest, "", ""),
-            };
-            // The three readers disagree on a NUL (sh drops it, systemd refuses the line, python
-            // reads it): refuse it on read as on write.
-            if let Some(i) = raw.find('\0') {
-                return Err(Error::parse(
-                    origin,
-                    Some(number),
-                    Some(raw[..i].chars().count() + 1),
-                    "a NUL byte, which systemd, sh and python-dotenv read differently",
-                ));
+            let (mut len, mut end, mut next) = split_line(rest);
+            let mut parsed = parse_line(&rest[..len]);
+            // A quoted value may go on over the next lines (python-dotenv, systemd and sh all
+            // read it so): take lines until its quote closes.
+            let first = number;
+            while let Err((_, cause)) = &parsed {
+                if !cause.starts_with("unterminated") || next.is_empty() {
+                    break;
+                }
+                let consumed = rest.len() - next.len();
+                let (more, more_end, more_next) = split_line(next);
+                number += 1;
+                len = consumed + more;
+                end = more_end;
+                next = more_next;
+                parsed = parse_line(&rest[..len]);
             }
-            let assignment = parse_line(raw).map_err(|(column, cause)| {
-                Error::parse(origin, Some(number), Some(column), cause)
+            let assignment = parsed.map_err(|(column, cause)| {
+                Error::parse(origin, Some(first), Some(column), cause)
             })?;
             lines.push(Line {
-                text: raw.to_string(),
+                text: rest[..len].to_string(),
                 end,
                 assignment,
             });
@@ -155,7 +170,7 @@ impl DotEnv {
                 ),
             ));
         }
-        if value.contains(['\n', '\r', '\0']) {
+        if value.contains(['\n', '\r', '\0']) && self.get(key).as_deref() != Some(value) {
             return Err(Error::input(
                 "invalid_value",
                 format!(
@@ -251,6 +266,15 @@ impl DotEnv {
 impl fmt::Display for DotEnv {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&DotEnv::to_string(self))
+    }
+}
+
+/// The first line of `text`: its length without the terminator, the terminator, the rest.
+fn split_line(text: &str) -> (usize, &'static str, &str) {
+    match text.find('\n') {
+        Some(i) if text[..i].ends_with('\r') => (i - 1, "\r\n", &text[i + 1..]),
+        Some(i) => (i, "\n", &text[i + 1..]),
+        None => (text.len(), "", ""),
     }
 }
 
@@ -693,5 +717,29 @@ EMPTY=
             assert_eq!(loc.file, "/root/.codex/.env");
             assert_eq!(loc.line, Some(line), "{text:?}: {e}");
         }
+    }
+
+    #[test]
+    fn regression_multi_line_quoted_values_were_refused() {
+        let text = "A=1\nKEY=\"-----BEGIN KEY-----\nabc\n-----END KEY-----\" # pem\nNOTE='two\r\nlines'\nB=2\n";
+        let mut e = env(text);
+        assert_eq!(
+            e.get("KEY").as_deref(),
+            Some("-----BEGIN KEY-----\nabc\n-----END KEY-----")
+        );
+        assert_eq!(e.get("NOTE").as_deref(), Some("two\r\nlines"));
+        assert_eq!(e.keys(), ["A", "KEY", "NOTE", "B"]);
+        assert_eq!(e.to_string(), text);
+        // the same value again is no change; another key is edited around it
+        let key = e.get("KEY").unwrap();
+        assert!(!e.set("KEY", &key).unwrap());
+        assert!(e.set("B", "3").unwrap());
+        assert_eq!(e.to_string(), text.replace("B=2", "B=3"));
+        // one that never closes is refused on the line it starts
+        let err = parse_err("A=1\nB=\"open\nC=2\n");
+        assert_eq!(err.location.as_ref().unwrap().line, Some(2));
+        // a line after the value that is not an assignment is still refused, on its own line
+        let err = parse_err("A='x\ny' junk\n");
+        assert_eq!(err.location.as_ref().unwrap().line, Some(1));
     }
 }

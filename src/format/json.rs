@@ -13,16 +13,28 @@
 //!   the file's indentation. Comments inside the subtree survive. [`JsonDoc::merge`] does the same
 //!   but never removes keys.
 //! - Setting a value equal to the current one returns `false` and leaves the text byte-identical.
-//! - Adding a key to an object written on one line (`{"a": 1}`) lays that object out over
-//!   several lines (jsonc-parser's insertion does); its other lines are untouched.
+//! - An object or array written on one line (`{"a": 1}`) stays on one line when a key or item
+//!   is added to it (or below it), in its own spacing (jsonc-parser alone would lay it out over
+//!   several lines). An empty `{}` or `[]` that gains content is laid out over several lines.
 //!
-//! openclaw reads its file as JSON5. osctl accepts the JSON5 forms it can carry faithfully
-//! (comments, trailing commas, unquoted keys, single-quoted strings, hex numbers, leading `+`,
-//! bare decimal points, extended string escapes) and refuses the rest with a parse error naming
-//! the line: `Infinity` / `NaN`, missing commas, duplicate keys, numbers a JSON value cannot hold
-//! exactly. A refused file is never rewritten.
+//! **Dialects** ([`Dialect`], from the runtime's declared format): what osctl accepts is what
+//! the runtime's own reader accepts, so it never edits a file the runtime could not read.
+//!
+//! - strict JSON (picoclaw, Claude Code): no comments, trailing commas, single quotes, unquoted
+//!   keys, hex, `+1`, `.5`, leading zeros, raw control characters in strings or byte order mark;
+//! - JSONC (opencode, which reads it with jsonc-parser and `allowTrailingComma`): JSON plus
+//!   comments and trailing commas, nothing else (checked against opencode 1.18);
+//! - JSON5 (openclaw, which reads it with the json5 package): comments, trailing commas,
+//!   unquoted keys (names: letters, digits, `_`, `$`), single-quoted strings, hex numbers, a
+//!   leading `+`, `.5` and `5.`, JSON5 escapes and line continuations, JSON5's blanks and a
+//!   byte order mark are read and kept as written; `Infinity`, `NaN` and integers beyond 64
+//!   bits are refused (a JSON value cannot hold them, so osctl could not keep them exactly).
+//!
+//! In every dialect a key written twice in one object is refused, naming the key and both
+//! lines (which one would the runtime read?). Errors are osctl's own words, with the line and
+//! column. A refused file is never rewritten.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
 
 use jsonc_parser::ast;
@@ -30,21 +42,19 @@ use jsonc_parser::cst::{
     CstContainerNode, CstInputValue, CstLeafNode, CstNode, CstObjectProp, CstRootNode,
 };
 use jsonc_parser::errors::ParseError;
-use jsonc_parser::{CollectOptions, ParseOptions};
+use jsonc_parser::tokens::{Token, TokenAndRange};
+use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
 use serde_json::{Map, Number, Value};
 
 use super::line_col;
 use crate::error::{Error, Result};
 
-/// What a parse error adds about the syntax osctl edits.
-const SYNTAX_NOTE: &str = "osctl edits JSON with comments and trailing commas, and the JSON5 it \
-     can keep as written (unquoted keys, single-quoted strings, hex numbers); other syntax, \
-     including JSON5 such as Infinity, NaN or missing commas, is refused and the file left as it is";
-
 /// A JSON, JSONC or JSON5-subset document being edited in place.
 pub struct JsonDoc {
     root: CstRootNode,
     origin: String,
+    /// A JSON5 file's byte order mark (JSON5 reads it as a blank), kept in front of the text.
+    bom: bool,
 }
 
 impl fmt::Debug for JsonDoc {
@@ -64,47 +74,7 @@ enum Mode {
     Merge,
 }
 
-fn parse_options() -> ParseOptions {
-    ParseOptions {
-        allow_comments: true,
-        allow_loose_object_property_names: true,
-        allow_trailing_commas: true,
-        // JSON5 has no missing commas: openclaw could not read such a file.
-        allow_missing_commas: false,
-        allow_single_quoted_strings: true,
-        allow_hexadecimal_numbers: true,
-        allow_unary_plus_numbers: true,
-        allow_bare_decimal_point_numbers: true,
-        // serde_json::Value cannot hold them.
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: true,
-    }
-}
-
 impl JsonDoc {
-    /// Parses `text`; `origin` (the device path) names the file in errors.
-    ///
-    /// An empty file (or one holding only comments) is an empty document: [`JsonDoc::value`] is
-    /// `null` and the first `set` creates the root object.
-    pub fn parse(text: &str, origin: &str) -> Result<JsonDoc> {
-        let options = parse_options();
-        let parsed = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options)
-            .map_err(|e| parse_error(origin, &e))?;
-        if let Some(value) = &parsed.value {
-            check_faithful(text, origin, value)?;
-        }
-        let root = CstRootNode::parse(text, &options).map_err(|e| parse_error(origin, &e))?;
-        if root.to_string() != text {
-            return Err(Error::internal(format!(
-                "the JSON syntax tree of {origin} does not reproduce the file"
-            )));
-        }
-        Ok(JsonDoc {
-            root,
-            origin: origin.to_string(),
-        })
-    }
-
     /// A document for a file that does not exist yet: `{}` and a final newline.
     pub fn new_object() -> JsonDoc {
         JsonDoc::parse("{}\n", "").expect("`{}` parses")
@@ -170,7 +140,15 @@ impl JsonDoc {
         };
         match obj.get(last) {
             Some(prop) => {
+                let one_line: Vec<OneLine> = self
+                    .lookup(parent)
+                    .and_then(|n| OneLine::of(&n))
+                    .into_iter()
+                    .collect();
                 prop.remove();
+                for container in &one_line {
+                    container.restore();
+                }
                 true
             }
             None => false,
@@ -180,7 +158,12 @@ impl JsonDoc {
     /// The text of the document.
     #[allow(clippy::inherent_to_string_shadow_display)]
     pub fn to_string(&self) -> String {
-        self.root.to_string()
+        let text = self.root.to_string();
+        if self.bom {
+            format!("\u{feff}{text}")
+        } else {
+            text
+        }
     }
 
     fn lookup(&self, path: &[&str]) -> Option<CstNode> {
@@ -196,7 +179,11 @@ impl JsonDoc {
             return false;
         }
         let before = self.root.to_string();
+        let one_line = OneLine::reached(&self.root, path);
         self.edit_inner(path, value, mode);
+        for container in &one_line {
+            container.restore();
+        }
         self.root.to_string() != before
     }
 
@@ -229,7 +216,7 @@ impl JsonDoc {
 
 impl fmt::Display for JsonDoc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.root)
+        f.write_str(&JsonDoc::to_string(self))
     }
 }
 
@@ -407,6 +394,10 @@ fn number_value(raw: &str) -> Option<Number> {
         text.replace(".e", ".0e").replace(".E", ".0E")
     };
     let integer = !text.contains(['.', 'e', 'E']);
+    // `-0` is the integer 0 to every reader osctl writes for
+    if integer && text.trim_start_matches('-').bytes().all(|b| b == b'0') {
+        return Some(Number::from(0));
+    }
     let number: Number = serde_json::from_str(&text).ok()?;
     // serde_json reads an integer too large for 64 bits as a float: not as written.
     if integer && number.is_f64() {
@@ -415,61 +406,591 @@ fn number_value(raw: &str) -> Option<Number> {
     Some(number)
 }
 
-fn parse_error(origin: &str, err: &ParseError) -> Error {
-    Error::parse(
-        origin,
-        Some(err.line_display()),
-        Some(err.column_display()),
-        format!("{} ({SYNTAX_NOTE})", err.kind()),
-    )
+/// A non-empty object or array written on one line, as it was before an edit: jsonc-parser lays
+/// a container it inserts into out over several lines, so osctl puts it back on its line.
+struct OneLine {
+    node: CstNode,
+    /// The blanks after its `{` / `[` and before its `}` / `]`.
+    open: String,
+    close: String,
+    /// The blanks after its first comma (between items), `" "` when it has one item.
+    between: String,
+    trailing_comma: bool,
+    /// Its ancestors, held so that asking whether it is still in the document never follows a
+    /// parent an edit has dropped.
+    _ancestors: Vec<CstContainerNode>,
 }
 
-/// Refuses what the CST could read but osctl could not edit faithfully: duplicate keys (which
-/// one would a runtime read?) and numbers a JSON value cannot hold as written.
-fn check_faithful(text: &str, origin: &str, value: &ast::Value<'_>) -> Result<()> {
-    let refuse = |offset: usize, cause: String| {
-        let (line, column) = line_col(text, offset);
-        Err(Error::parse(origin, Some(line), Some(column), cause))
-    };
-    match value {
-        ast::Value::Object(obj) => {
-            let mut seen = HashSet::new();
-            for prop in &obj.properties {
-                let (name, start) = match &prop.name {
-                    ast::ObjectPropName::String(s) => (s.value.to_string(), s.range.start),
-                    ast::ObjectPropName::Word(w) => (w.value.to_string(), w.range.start),
-                };
-                if !seen.insert(name.clone()) {
-                    return refuse(
-                        start,
-                        format!(
-                            "duplicate key `{name}`: osctl cannot tell which one the runtime \
-                             reads; remove one of them"
-                        ),
-                    );
+impl OneLine {
+    fn of(node: &CstNode) -> Option<OneLine> {
+        let text = node.to_string();
+        let empty = match node {
+            CstNode::Container(CstContainerNode::Object(o)) => o.properties().is_empty(),
+            CstNode::Container(CstContainerNode::Array(a)) => a.elements().is_empty(),
+            _ => return None,
+        };
+        if empty || text.contains('\n') {
+            return None;
+        }
+        let inner = &text[1..text.len() - 1];
+        let open = inner[..inner.len() - inner.trim_start().len()].to_string();
+        let close = inner[inner.trim_end().len()..].to_string();
+        let between = node
+            .children()
+            .iter()
+            .position(CstNode::is_comma)
+            .and_then(|i| node.children().get(i + 1).and_then(CstNode::as_whitespace))
+            .map_or_else(
+                || {
+                    let one = node.children().iter().filter(|c| c.is_comma()).count() == 0
+                        || inner.trim_end().ends_with(',');
+                    if one { " ".to_string() } else { String::new() }
+                },
+                |ws| ws.value(),
+            );
+        Some(OneLine {
+            _ancestors: node.ancestors().collect(),
+            between,
+            node: node.clone(),
+            trailing_comma: inner.trim_end().ends_with(','),
+            open,
+            close,
+        })
+    }
+
+    /// The outermost one-line containers an edit at `path` can reach: the first on the path, or
+    /// else those inside the value at the path.
+    fn reached(root: &CstRootNode, path: &[&str]) -> Vec<OneLine> {
+        let Some(mut node) = root.value() else {
+            return Vec::new();
+        };
+        for key in path {
+            if let Some(one) = OneLine::of(&node) {
+                return vec![one];
+            }
+            match node
+                .as_object()
+                .and_then(|o| o.get(key))
+                .and_then(|p| p.value())
+            {
+                Some(next) => node = next,
+                None => return Vec::new(),
+            }
+        }
+        let mut found = Vec::new();
+        fn walk(node: &CstNode, found: &mut Vec<OneLine>) {
+            match OneLine::of(node) {
+                Some(one) => found.push(one),
+                None => {
+                    for child in node.children() {
+                        if matches!(child, CstNode::Container(_)) {
+                            walk(&child, found);
+                        }
+                    }
                 }
-                check_faithful(text, origin, &prop.value)?;
             }
         }
-        ast::Value::Array(arr) => {
-            for element in &arr.elements {
-                check_faithful(text, origin, element)?;
+        walk(&node, &mut found);
+        found
+    }
+
+    /// Puts the container back on one line, if it is still in the document and holds no line
+    /// comment (which would swallow what follows it).
+    fn restore(&self) {
+        if self.node.root_node().is_none() {
+            return;
+        }
+        if !self.node.to_string().contains('\n') {
+            self.pad(&self.node);
+            return;
+        }
+        fn has_line_comment(node: &CstNode) -> bool {
+            node.as_comment().is_some_and(|c| c.is_line_comment())
+                || node.children().iter().any(has_line_comment)
+        }
+        if has_line_comment(&self.node) {
+            return;
+        }
+        self.flatten(&self.node, true);
+    }
+
+    /// The blanks after the opening brace as they were (removing the first item leaves the
+    /// blank that followed its comma there).
+    fn pad(&self, container: &CstNode) {
+        let children = container.children();
+        let Some(open) = children
+            .iter()
+            .position(|c| matches!(c.token_char(), Some('{' | '[')))
+        else {
+            return;
+        };
+        if let Some(ws) = children.get(open + 1).and_then(CstNode::as_whitespace)
+            && ws.value() != self.open
+        {
+            if self.open.is_empty() {
+                ws.remove();
+            } else {
+                ws.set_value(self.open.clone());
             }
         }
-        ast::Value::NumberLit(n) => {
-            if number_value(n.value).is_none() {
-                return refuse(
-                    n.range.start,
+    }
+
+    fn flatten(&self, container: &CstNode, outer: bool) {
+        let children = container.children();
+        let significant = |i: usize, step: isize| -> Option<CstNode> {
+            let mut j = i as isize + step;
+            while j >= 0 && (j as usize) < children.len() {
+                let c = &children[j as usize];
+                if !(c.is_whitespace() || c.is_newline()) {
+                    return Some(c.clone());
+                }
+                j += step;
+            }
+            None
+        };
+        for (i, child) in children.iter().enumerate() {
+            if matches!(child, CstNode::Container(_)) {
+                self.flatten(child, false);
+                continue;
+            }
+            let Some(newline) = child.as_newline() else {
+                continue;
+            };
+            let next = significant(i, 1).and_then(|n| n.token_char());
+            let prev = significant(i, -1).and_then(|n| n.token_char());
+            let blank = match (prev, next) {
+                (_, Some('}' | ']')) if outer => self.close.clone(),
+                (Some('{' | '['), _) if outer => self.open.clone(),
+                (_, Some('}' | ']')) | (Some('{' | '['), _) => String::new(),
+                _ => self.between.clone(),
+            };
+            // the indentation after the line break becomes the blank; before it, none
+            let mut rest = children[i + 1..].iter();
+            let mut set = false;
+            for c in rest.by_ref() {
+                match c.as_whitespace() {
+                    Some(ws) if !set => {
+                        ws.set_value(blank.clone());
+                        set = true;
+                    }
+                    Some(ws) => ws.remove(),
+                    None => break,
+                }
+            }
+            if !set && !blank.is_empty() {
+                // no indentation to reuse: use the blanks before the line break
+                if let Some(ws) = i.checked_sub(1).and_then(|j| children[j].as_whitespace()) {
+                    ws.set_value(blank.clone());
+                }
+            } else if let Some(ws) = i.checked_sub(1).and_then(|j| children[j].as_whitespace()) {
+                ws.remove();
+            }
+            newline.remove();
+        }
+        if outer {
+            self.pad(container);
+        }
+        if outer && !self.trailing_comma {
+            // jsonc-parser adds a comma after the last item in files that use them
+            let children = container.children();
+            let close = children
+                .iter()
+                .rposition(|c| matches!(c.token_char(), Some('}' | ']')));
+            if let Some(close) = close
+                && let Some(comma) = children[..close]
+                    .iter()
+                    .rev()
+                    .find(|c| !(c.is_whitespace() || c.is_newline()))
+                && comma.is_comma()
+                && let Some(token) = comma.as_token()
+            {
+                token.remove();
+            }
+        }
+    }
+}
+
+/// Which JSON a file is read as. The runtime's own reader decides, so a file osctl accepts is
+/// one the runtime can read, and osctl never writes into one it cannot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Strict JSON (RFC 8259): picoclaw (Go's encoding/json), Claude Code (JSON.parse).
+    Json,
+    /// JSON plus `//` and `/* */` comments and trailing commas, nothing else: opencode reads its
+    /// file with jsonc-parser and refuses unquoted keys, single quotes, hex numbers, `+1`.
+    Jsonc,
+    /// JSON5, as openclaw reads it (the json5 package), less what a JSON value cannot hold
+    /// exactly: `Infinity`, `NaN` and integers beyond 64 bits are refused.
+    Json5,
+}
+
+impl Dialect {
+    fn options(self) -> ParseOptions {
+        let json5 = self == Dialect::Json5;
+        ParseOptions {
+            allow_comments: self != Dialect::Json,
+            allow_loose_object_property_names: json5,
+            allow_trailing_commas: self != Dialect::Json,
+            // no dialect has missing commas
+            allow_missing_commas: false,
+            allow_single_quoted_strings: json5,
+            allow_hexadecimal_numbers: json5,
+            allow_unary_plus_numbers: json5,
+            allow_bare_decimal_point_numbers: json5,
+            // serde_json::Value cannot hold them
+            allow_non_finite_numbers: false,
+            allow_extended_string_escapes: json5,
+        }
+    }
+
+    /// Who reads the file so, for messages.
+    fn reader(self) -> &'static str {
+        match self {
+            Dialect::Json => {
+                "this file is strict JSON (its runtime reads it with a strict JSON parser)"
+            }
+            Dialect::Jsonc => {
+                "this file is JSON with comments and trailing commas only (what opencode reads)"
+            }
+            Dialect::Json5 => "this file is JSON5 (what openclaw reads)",
+        }
+    }
+
+    /// JSON5's whitespace, else JSON's.
+    fn is_space(self, c: char) -> bool {
+        matches!(c, ' ' | '\t' | '\n' | '\r')
+            || self == Dialect::Json5
+                && (matches!(
+                    c,
+                    '\u{0b}' | '\u{0c}' | '\u{a0}' | '\u{feff}' | '\u{2028}' | '\u{2029}'
+                ) || c.is_whitespace() && !c.is_control())
+    }
+}
+
+impl JsonDoc {
+    /// Parses `text` as JSON5 (the most the editor reads); `origin` (the device path) names the
+    /// file in errors. See [`JsonDoc::parse_as`].
+    pub fn parse(text: &str, origin: &str) -> Result<JsonDoc> {
+        JsonDoc::parse_as(text, origin, Dialect::Json5)
+    }
+
+    /// Parses `text` as `dialect`; `origin` (the device path) names the file in errors, which
+    /// give the line and column and say what is wrong in osctl's words.
+    ///
+    /// An empty file (or one holding only comments and blanks) is an empty document:
+    /// [`JsonDoc::value`] is `null` and the first `set` creates the root object.
+    pub fn parse_as(text: &str, origin: &str, dialect: Dialect) -> Result<JsonDoc> {
+        let (bom, text) = match text.strip_prefix('\u{feff}') {
+            Some(rest) if dialect == Dialect::Json5 => (true, rest),
+            Some(_) => {
+                return Err(Error::parse(
+                    origin,
+                    Some(1),
+                    Some(1),
+                    format!("a byte order mark at the start: {}", dialect.reader()),
+                ));
+            }
+            None => (false, text),
+        };
+        let options = dialect.options();
+        let collect = CollectOptions {
+            comments: CommentCollectionStrategy::AsTokens,
+            tokens: true,
+        };
+        let parsed = jsonc_parser::parse_to_ast(text, &collect, &options)
+            .map_err(|e| parse_error(text, origin, &e, dialect))?;
+        let check = Check {
+            text,
+            origin,
+            dialect,
+        };
+        check.blanks(parsed.tokens.as_deref().unwrap_or_default())?;
+        if let Some(value) = &parsed.value {
+            check.value(value)?;
+        }
+        let root = CstRootNode::parse(text, &options)
+            .map_err(|e| parse_error(text, origin, &e, dialect))?;
+        if root.to_string() != text {
+            return Err(Error::internal(format!(
+                "the JSON syntax tree of {origin} does not reproduce the file"
+            )));
+        }
+        Ok(JsonDoc {
+            root,
+            origin: origin.to_string(),
+            bom,
+        })
+    }
+}
+
+/// A jsonc-parser error in osctl's words: what is wrong at that line and column.
+fn parse_error(text: &str, origin: &str, err: &ParseError, dialect: Dialect) -> Error {
+    use jsonc_parser::ParseStringErrorKind as S;
+    use jsonc_parser::errors::ParseErrorKind as K;
+    let not_here = |what: &str| format!("{what}, which is not allowed here: {}", dialect.reader());
+    let cause = match err.kind() {
+        K::CommentsNotAllowed => not_here("a comment"),
+        K::TrailingCommasNotAllowed => not_here("a comma after the last item"),
+        K::SingleQuotedStringsNotAllowed => not_here("a single-quoted string"),
+        K::HexadecimalNumbersNotAllowed => not_here("a hexadecimal number"),
+        K::UnaryPlusNumbersNotAllowed => not_here("a number with a leading `+`"),
+        K::BareDecimalPointNumbersNotAllowed => {
+            not_here("a number with no digit before or after its `.`")
+        }
+        K::ExpectedStringObjectProperty => match dialect {
+            Dialect::Json5 => "an object key that is not a string or a name".to_string(),
+            _ => not_here("an object key without double quotes"),
+        },
+        K::NonFiniteNumbersNotAllowed => format!(
+            "`Infinity` or `NaN`, which osctl cannot keep exactly ({})",
+            dialect.reader()
+        ),
+        K::ExpectedColonAfterObjectKey => "an object key with no `:` after it".to_string(),
+        K::ExpectedObjectValue => "an object key with no value after its `:`".to_string(),
+        K::ExpectedDigit
+        | K::ExpectedDigitFollowingNegativeSign
+        | K::ExpectedPlusMinusOrDigitInNumberLiteral => "a number with a digit missing".to_string(),
+        K::ExpectedComma => "two values with no comma between them".to_string(),
+        K::MultipleRootJsonValues => "more text after the end of the document".to_string(),
+        K::UnexpectedCloseBrace => "a `}` that closes nothing".to_string(),
+        K::UnexpectedCloseBracket => "a `]` that closes nothing".to_string(),
+        K::UnexpectedColon => "a `:` where none belongs".to_string(),
+        K::UnexpectedComma => "a comma where none belongs (two in a row, or one first)".to_string(),
+        K::UnexpectedWord
+            if matches!(
+                text.get(err.range().start..err.range().end),
+                Some("Infinity" | "-Infinity" | "+Infinity" | "NaN" | "-NaN" | "+NaN")
+            ) =>
+        {
+            format!(
+                "`Infinity` or `NaN`, which osctl cannot keep exactly ({})",
+                dialect.reader()
+            )
+        }
+        K::UnexpectedWord => match dialect {
+            Dialect::Json5 => "a word that is not a value: text needs quotes".to_string(),
+            _ => "a word that is not a value: text needs double quotes".to_string(),
+        },
+        K::UnexpectedToken | K::UnexpectedTokenInObject => {
+            "a character that does not belong here".to_string()
+        }
+        K::UnterminatedArray => "an array with no closing `]`".to_string(),
+        K::UnterminatedObject => "an object with no closing `}`".to_string(),
+        K::UnterminatedCommentBlock => "a `/*` comment with no closing `*/`".to_string(),
+        K::NestingDepthExceeded => "objects or arrays nested too deep to read".to_string(),
+        K::String(S::UnterminatedStringLiteral) => {
+            "a string with no closing quote on its line".to_string()
+        }
+        K::String(S::ExpectedFourHexDigits) => {
+            "a \\u escape without four hexadecimal digits".to_string()
+        }
+        K::String(S::ExpectedTwoHexDigits) => {
+            "a \\x escape without two hexadecimal digits".to_string()
+        }
+        K::String(S::InvalidUnicodeEscapeSequence(_)) => {
+            "a \\u escape that is not a character (a lone surrogate)".to_string()
+        }
+        K::String(_) => format!(
+            "a backslash that starts no valid escape (write a backslash as \\\\; {})",
+            dialect.reader()
+        ),
+        _ => "this is not valid JSON".to_string(),
+    };
+    let (line, column) = line_col(text, err.range().start);
+    Error::parse(origin, Some(line), Some(column), cause)
+}
+
+/// What the parser lets through but the dialect's reader refuses, or osctl could not edit
+/// faithfully.
+struct Check<'a> {
+    text: &'a str,
+    origin: &'a str,
+    dialect: Dialect,
+}
+
+impl Check<'_> {
+    fn refuse(&self, offset: usize, cause: String) -> Result<()> {
+        let (line, column) = line_col(self.text, offset);
+        Err(Error::parse(self.origin, Some(line), Some(column), cause))
+    }
+
+    /// Only the dialect's whitespace between tokens (JSON has no vertical tab, say).
+    fn blanks(&self, tokens: &[TokenAndRange<'_>]) -> Result<()> {
+        if self.dialect == Dialect::Json
+            && let Some(comment) = tokens
+                .iter()
+                .find(|t| matches!(t.token, Token::CommentLine(_) | Token::CommentBlock(_)))
+        {
+            return self.refuse(
+                comment.range.start,
+                format!(
+                    "a comment, which is not allowed here: {}",
+                    self.dialect.reader()
+                ),
+            );
+        }
+        let mut at = 0;
+        let gaps = tokens
+            .iter()
+            .map(|t| (t.range.start, t.range.end))
+            .chain([(self.text.len(), self.text.len())]);
+        for (start, end) in gaps {
+            if let Some((i, c)) = self.text[at..start]
+                .char_indices()
+                .find(|&(_, c)| !self.dialect.is_space(c))
+            {
+                let what = if c == '\u{feff}' {
+                    "a byte order mark".to_string()
+                } else {
+                    format!("the character U+{:04X}", c as u32)
+                };
+                return self.refuse(
+                    at + i,
+                    format!("{what} between values: {}", self.dialect.reader()),
+                );
+            }
+            at = end.max(at);
+        }
+        Ok(())
+    }
+
+    fn value(&self, value: &ast::Value<'_>) -> Result<()> {
+        match value {
+            ast::Value::Object(obj) => {
+                let mut seen: HashMap<String, usize> = HashMap::new();
+                for prop in &obj.properties {
+                    let (name, start) = match &prop.name {
+                        ast::ObjectPropName::String(s) => {
+                            self.string(s)?;
+                            (s.value.to_string(), s.range.start)
+                        }
+                        ast::ObjectPropName::Word(w) => {
+                            if !is_identifier(w.value) {
+                                return self.refuse(
+                                    w.range.start,
+                                    format!(
+                                        "the key `{}` must be quoted: an unquoted key is a name \
+                                         (letters, digits, `_` and `$`, not starting with a \
+                                         digit)",
+                                        w.value
+                                    ),
+                                );
+                            }
+                            (w.value.to_string(), w.range.start)
+                        }
+                    };
+                    if let Some(first) = seen.insert(name.clone(), start) {
+                        let (first_line, _) = line_col(self.text, first);
+                        let (line, _) = line_col(self.text, start);
+                        return self.refuse(
+                            start,
+                            format!(
+                                "the key `{name}` is written twice in one object (lines \
+                                 {first_line} and {line}): osctl cannot tell which one the \
+                                 runtime reads; remove one of them"
+                            ),
+                        );
+                    }
+                    self.value(&prop.value)?;
+                }
+            }
+            ast::Value::Array(arr) => {
+                for element in &arr.elements {
+                    self.value(element)?;
+                }
+            }
+            ast::Value::NumberLit(n) => self.number(n.value, n.range.start)?,
+            ast::Value::StringLit(s) => self.string(s)?,
+            ast::Value::BooleanLit(_) | ast::Value::NullKeyword(_) => {}
+        }
+        Ok(())
+    }
+
+    fn number(&self, raw: &str, start: usize) -> Result<()> {
+        if !number_syntax(raw, self.dialect == Dialect::Json5) {
+            return self.refuse(
+                start,
+                format!(
+                    "`{raw}` is not a number as written: {}",
+                    self.dialect.reader()
+                ),
+            );
+        }
+        if number_value(raw).is_none() {
+            return self.refuse(
+                start,
+                format!("the number `{raw}` is outside the 64-bit range osctl can keep exactly"),
+            );
+        }
+        Ok(())
+    }
+
+    /// A string's raw text: no control character JSON needs escaped, no line break in JSON5.
+    fn string(&self, s: &ast::StringLit<'_>) -> Result<()> {
+        let raw = &self.text[s.range.start..s.range.end];
+        let mut escaped = false;
+        for (i, c) in raw.char_indices() {
+            let bad = match self.dialect {
+                Dialect::Json | Dialect::Jsonc => c < ' ',
+                // JSON5 allows a line break only escaped (a line continuation)
+                Dialect::Json5 => !escaped && matches!(c, '\n' | '\r'),
+            };
+            if bad {
+                return self.refuse(
+                    s.range.start + i,
                     format!(
-                        "number `{}` cannot be kept exactly (outside the 64-bit range) ({SYNTAX_NOTE})",
-                        n.value
+                        "a raw control character (U+{:04X}) in a string: write it as an escape \
+                         such as \\n or \\t",
+                        c as u32
                     ),
                 );
             }
+            escaped = !escaped && c == '\\';
         }
-        ast::Value::StringLit(_) | ast::Value::BooleanLit(_) | ast::Value::NullKeyword(_) => {}
+        Ok(())
     }
-    Ok(())
+}
+
+/// A number literal in the dialect's grammar: JSON's `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`,
+/// or JSON5's (a sign, hex, `.5` and `5.`, but no leading zero either).
+fn number_syntax(raw: &str, json5: bool) -> bool {
+    let body = match raw.as_bytes().first() {
+        Some(b'-') => &raw[1..],
+        Some(b'+') if json5 => &raw[1..],
+        _ => raw,
+    };
+    if json5 && let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        return !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    }
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some(exp) = exponent {
+        let exp = exp.strip_prefix(['+', '-']).unwrap_or(exp);
+        if !digits(exp) {
+            return false;
+        }
+    }
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (mantissa, None),
+    };
+    let int_ok = digits(int) && (int == "0" || !int.starts_with('0'));
+    match frac {
+        None => int_ok,
+        Some(f) if json5 => (int_ok || int.is_empty()) && (digits(f) || f.is_empty() && int_ok),
+        Some(f) => int_ok && digits(f),
+    }
+}
+
+/// An ECMAScript IdentifierName (without `\u` escapes), as JSON5 allows for unquoted keys.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    let start = |c: char| c == '$' || c == '_' || c.is_alphabetic();
+    chars.next().is_some_and(start)
+        && chars.all(|c| start(c) || c.is_alphanumeric() || matches!(c, '\u{200c}' | '\u{200d}'))
 }
 
 #[cfg(test)]
@@ -780,7 +1301,7 @@ mod tests {
             (e.code, e.location.as_ref().unwrap().line),
             ("parse_error", Some(3))
         );
-        assert!(e.to_string().contains("duplicate key `a`"));
+        assert!(e.to_string().contains("the key `a` is written twice"));
         let e = parse_err("{\n  \"big\": 123456789012345678901234567890\n}\n");
         assert_eq!(e.location.as_ref().unwrap().line, Some(2));
         let e = parse_err("{\n  \"x\": 0x1FFFFFFFFFFFFFFFFF\n}");
@@ -812,5 +1333,128 @@ mod tests {
             out.matches("\r\n").count(),
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn regression_one_line_objects_were_laid_out_over_several_lines() {
+        let mut d = doc("{\"mcp\": {\"servers\": {\"a\": {\"command\": \"x\"}}}}\n");
+        assert!(d.set(
+            &["mcp", "servers", "b"],
+            json!({"command": "y", "args": ["-v"], "env": {}})
+        ));
+        assert_eq!(
+            d.to_string(),
+            "{\"mcp\": {\"servers\": {\"a\": {\"command\": \"x\"}, \"b\": {\"command\": \"y\", \"args\": [\"-v\"], \"env\": {}}}}}\n"
+        );
+        // in a multi-line file, a one-line entry stays on its line too
+        let text = "{\n  \"servers\": {\n    \"gh\": { \"command\": \"gh\" },\n  },\n}\n";
+        let mut d = doc(text);
+        assert!(d.set(&["servers", "gh", "args"], json!(["--stdio"])));
+        assert_eq!(
+            d.to_string(),
+            "{\n  \"servers\": {\n    \"gh\": { \"command\": \"gh\", \"args\": [\"--stdio\"] },\n  },\n}\n"
+        );
+        // a one-line object inside a value that is replaced goes with it (no panic)
+        let mut d = doc("{\n  \"a\": {\n    \"b\": {\"c\": 1}\n  }\n}\n");
+        assert!(d.set(&["a"], json!(1)));
+        assert_eq!(d.to_string(), "{\n  \"a\": 1\n}\n");
+        let mut d = doc("{\n  \"a\": {\n    \"b\": {\"c\": 1}\n  }\n}\n");
+        assert!(d.remove(&["a"]));
+        // removing the first key keeps the blanks inside the braces
+        let mut d = doc("{\"r\": 1, \"a\": 2}\n");
+        assert!(d.remove(&["r"]));
+        assert_eq!(d.to_string(), "{\"a\": 2}\n");
+        // an empty placeholder that gains content becomes multi-line, as before
+        let mut d = doc("{\n  \"servers\": {}\n}\n");
+        d.set(&["servers", "a"], json!(1));
+        assert_eq!(d.to_string(), "{\n  \"servers\": {\n    \"a\": 1\n  }\n}\n");
+        assert!(JsonDoc::parse(&d.to_string(), "x").is_ok());
+    }
+
+    fn parse_as(text: &str, dialect: Dialect) -> Result<JsonDoc> {
+        JsonDoc::parse_as(text, "/root/.config/opencode/opencode.json", dialect)
+    }
+
+    #[test]
+    fn regression_json5_syntax_was_accepted_in_jsonc_and_json() {
+        for text in [
+            "{mcp: {}}",
+            "{'mcp': {}}",
+            "{\"x\": 0x10}",
+            "{\"x\": +1}",
+            "{\"x\": .5}",
+            "{\"x\": 5.}",
+            "{\"x\": \"a\\x41\"}",
+            "{\"x\": 01}",
+            "{\"x\": \"tab\there\"}",
+            "{\"x\": 1}\u{0b}",
+        ] {
+            let e = parse_as(text, Dialect::Jsonc).map(|_| ()).unwrap_err();
+            assert_eq!(e.code, "parse_error", "{text:?}");
+            let loc = e.location.as_ref().unwrap();
+            assert!(loc.line.is_some() && loc.column.is_some(), "{text:?}: {e}");
+            assert!(parse_as(text, Dialect::Json).is_err(), "{text:?}");
+        }
+        // comments and trailing commas are JSONC, not JSON
+        let text = "{\n  // c\n  \"a\": 1,\n}\n";
+        assert!(parse_as(text, Dialect::Jsonc).is_ok());
+        assert!(parse_as(text, Dialect::Json).is_err());
+        let e = parse_as("{\n  // c\n  \"a\": 1\n}\n", Dialect::Json)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(e.to_string().contains("a comment"), "{e}");
+        assert_eq!(e.location.as_ref().unwrap().line, Some(2));
+    }
+
+    #[test]
+    fn json5_edge_cases() {
+        // JSON5 openclaw reads, kept and read right
+        for (text, value) in [
+            ("{$a_1: 1}", json!({"$a_1": 1})),
+            ("{é: 1}", json!({"é": 1})),
+            ("{a: 'it\\'s'}", json!({"a": "it's"})),
+            ("{a: -0x10}", json!({"a": -16})),
+            ("{a: 5.}", json!({"a": 5.0})),
+        ] {
+            let d = parse_as(text, Dialect::Json5).unwrap();
+            assert_eq!(d.value(), value, "{text}");
+        }
+        // not JSON5: refused with the line and column
+        for (text, column) in [
+            ("{a-b: 1}", 2),
+            ("{a: 01}", 6),
+            ("{1a: 1}", 3),
+            ("{a: Infinity}", 5),
+        ] {
+            let e = parse_as(text, Dialect::Json5).map(|_| ()).unwrap_err();
+            assert_eq!(
+                e.location.as_ref().unwrap().column,
+                Some(column),
+                "{text}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn regression_duplicate_keys_named_one_line() {
+        let e = parse_err("{\n  \"a\": 1,\n  \"b\": 2,\n  a: 3\n}\n");
+        assert!(e.to_string().contains("`a`"), "{e}");
+        assert!(e.to_string().contains("lines 2 and 4"), "{e}");
+        assert_eq!(e.location.as_ref().unwrap().line, Some(4));
+    }
+
+    #[test]
+    fn parse_errors_are_in_osctls_words() {
+        for (text, kind) in [
+            ("{\"a\": 1,, }", "Unexpected comma"),
+            ("{\"a\" 1}", "Expected colon"),
+            ("{\"a\": [1, 2}", "Unterminated"),
+            ("{\"a\": \"x}", "Unterminated string"),
+            ("{\"a\": tru}", "Unexpected word"),
+        ] {
+            let e = parse_err(text);
+            assert!(!e.to_string().contains(kind), "{text}: {e}");
+            assert!(e.location.as_ref().unwrap().column.is_some(), "{text}: {e}");
+        }
     }
 }

@@ -17,7 +17,7 @@
 //! |---|---|---|---|
 //! | [`json`] | JSON, JSONC, the JSON5 subset openclaw files use | jsonc-parser's CST | only the values at the paths it is asked to set or remove |
 //! | [`yaml`] | hermes `config.yaml` | yaml-edit (edits) + serde-saphyr (reads, re-validation) | same; strings PyYAML 1.1 would misread are written double-quoted |
-//! | [`toml`] | codex `config.toml` | toml_edit | same; inline comments of replaced values are kept |
+//! | [`toml`] | codex `config.toml` | toml_edit, its edits carried over to the text as written | same; inline comments of replaced values are kept |
 //! | [`dotenv`] | `.env` files (systemd `EnvironmentFile=`, python-dotenv, sh) | a line editor of our own | the assignments of the keys it sets |
 //! | [`mdblock`] | SOUL.md, AGENTS.md, HEARTBEAT.md | plain string functions | the OS-managed blocks between markers |
 //!
@@ -28,6 +28,7 @@
 //! editor. No maintained crate edits `.env` files while keeping their layout, and the Markdown
 //! blocks are a contract of the device OS (marker lines), not Markdown syntax.
 
+mod carry;
 pub mod doc;
 pub mod dotenv;
 pub mod json;

@@ -18,14 +18,31 @@
 //!   left out. A `null` inside an array, or an integer beyond the 64-bit signed range, cannot be
 //!   written and is refused.
 //! - Reading: datetimes read as their TOML text, non-finite floats as `"inf"`, `"-inf"`, `"nan"`.
+//!
+//! **Layout.** toml_edit renders some valid files differently from how they are written: quoted
+//! or spaced parts of dotted keys and table headers that share a parent (`"a" . b = 1`,
+//! `['a']` then `[a.'b']`), dotted keys of one table interleaved with another's (it groups
+//! them), a missing final line break. So osctl never writes toml_edit's rendering of the file:
+//! the lines an edit changes in that rendering are carried over to the text as written
+//! ([`super::carry`]), and the result must read back as the edited document. Comments and blank
+//! lines that end the file stay above a table added at the end. An edit that would have to
+//! rewrite a line toml_edit renders differently is refused, naming that line. A UTF-8 byte order
+//! mark, CRLF line endings and a missing final line break are kept.
+//!
+//! **Refused**, in osctl's words with the line and column (never the parser's): every document
+//! that is not TOML 1.1, which codex reads (codex 0.171 accepts 1.1's newlines and trailing
+//! commas in inline tables, `\e` and `\xHH` escapes and times without seconds; the toml-test
+//! suite's TOML 1.1 list checks this in `tests/format_conformance.rs`), and nesting deeper than
+//! 80 levels, which codex's parser refuses too.
 
 use std::fmt;
 
 use serde_json::{Map, Number, Value};
 use toml_edit::{Array, DocumentMut, InlineTable, Item, Table};
 
+use super::carry::carry;
 use super::{line_col, show_path};
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 
 /// Deepest level (1 = a root key) at which a new object becomes a standard table.
 const STANDARD_TABLE_DEPTH: usize = 2;
@@ -33,10 +50,21 @@ const STANDARD_TABLE_DEPTH: usize = 2;
 /// A TOML document being edited in place.
 #[derive(Clone, Debug)]
 pub struct TomlDoc {
+    /// The document as toml_edit parsed `text`.
     doc: DocumentMut,
+    /// The file's text as written (plus osctl's edits), with LF line endings, without a byte
+    /// order mark and with a final line break: what edits are carried over to.
+    text: String,
+    /// `doc` as toml_edit renders it, which may differ from `text` in layout (module docs).
+    rendered: String,
     origin: String,
     /// The file used CRLF line endings; edits happen on LF text.
     crlf: bool,
+    /// The file started with a UTF-8 byte order mark, which is kept.
+    bom: bool,
+    /// The file's last line had no line break: (that line). It keeps having none while an edit
+    /// leaves it last and unchanged.
+    no_final_newline: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -48,31 +76,45 @@ enum Mode {
 impl TomlDoc {
     /// Parses `text`; `origin` (the device path) names the file in errors.
     pub fn parse(text: &str, origin: &str) -> Result<TomlDoc> {
+        let (bom, text) = match text.strip_prefix('\u{feff}') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        if text.starts_with('\u{feff}') {
+            return Err(Error::parse(
+                origin,
+                Some(1),
+                Some(2),
+                "a second byte order mark (U+FEFF): TOML allows one, only at the very start",
+            ));
+        }
         let crlf = super::is_crlf(text);
-        let lf = if crlf {
+        let mut lf = if crlf {
             text.replace("\r\n", "\n")
         } else {
             text.to_string()
         };
-        let doc: DocumentMut = lf.parse().map_err(|e: toml_edit::TomlError| {
-            let (line, column) = e.span().map_or((None, None), |span| {
-                let (l, c) = line_col(&lf, span.start);
-                (Some(l), Some(c))
-            });
-            Error::parse(origin, line, column, e.message().trim_end().to_string())
-        })?;
-        if doc.to_string() != lf {
-            return Err(Error::parse(
-                origin,
-                None,
-                None,
-                "osctl cannot edit this file without changing its layout, so it is left as it is",
-            ));
-        }
+        let no_final_newline = match lf.rsplit_once('\n') {
+            _ if lf.is_empty() || lf.ends_with('\n') => None,
+            Some((_, last)) => Some(last.to_string()),
+            None => Some(lf.clone()),
+        };
+        // Errors are reported on the text as written; edits work on it with a final line break.
+        let doc = parse_document(&lf, origin)?;
+        let doc = if no_final_newline.is_some() {
+            lf.push('\n');
+            parse_document(&lf, origin)?
+        } else {
+            doc
+        };
         Ok(TomlDoc {
+            rendered: doc.to_string(),
             doc,
+            text: lf,
             origin: origin.to_string(),
             crlf,
+            bom,
+            no_final_newline,
         })
     }
 
@@ -80,8 +122,12 @@ impl TomlDoc {
     pub fn new_empty() -> TomlDoc {
         TomlDoc {
             doc: DocumentMut::new(),
+            text: String::new(),
+            rendered: String::new(),
             origin: String::new(),
             crlf: false,
+            bom: false,
+            no_final_newline: None,
         }
     }
 
@@ -128,63 +174,127 @@ impl TomlDoc {
     }
 
     /// Removes the key at `path` (a value or a whole table); returns whether it was there.
-    pub fn remove(&mut self, path: &[&str]) -> bool {
-        let Some((last, parent)) = path.split_last() else {
-            return false;
-        };
-        let mut item = self.doc.as_item_mut();
-        for key in parent {
-            match item.get_mut(key) {
-                Some(next) => item = next,
-                None => return false,
-            }
+    ///
+    /// Errors, leaving the document unchanged, when the removal would have to rewrite a line
+    /// osctl cannot keep as written (see [`TomlDoc::set`]).
+    pub fn remove(&mut self, path: &[&str]) -> Result<bool> {
+        if self.get(path).is_none() {
+            return Ok(false);
         }
-        match item.as_table_like_mut() {
-            Some(t) => t.remove(last).is_some(),
-            None => false,
+        let mut doc = self.doc.clone();
+        if !remove_in(&mut doc, path) {
+            return Ok(false);
         }
+        self.commit(path, doc)
     }
 
     /// The text of the document.
     #[allow(clippy::inherent_to_string_shadow_display)]
     pub fn to_string(&self) -> String {
-        let text = self.doc.to_string();
-        if self.crlf {
-            text.replace('\n', "\r\n")
-        } else {
-            text
+        let mut text = self.text.clone();
+        if let Some(last) = &self.no_final_newline
+            && (text.ends_with(&format!("\n{last}\n")) || text == format!("{last}\n"))
+        {
+            text.pop();
         }
+        if self.crlf {
+            text = text.replace('\n', "\r\n");
+        }
+        if self.bom {
+            text.insert(0, '\u{feff}');
+        }
+        text
     }
 
     fn edit(&mut self, path: &[&str], value: &Value, mode: Mode) -> Result<bool> {
         if value.is_null() {
-            return Ok(self.remove(path));
+            return self.remove(path);
         }
         if mode == Mode::Replace && self.get(path).as_ref() == Some(value) {
             return Ok(false);
         }
         check_writable(value).map_err(|why| self.unwritable(path, why))?;
-        let before = self.doc.to_string();
+        let mut doc = self.doc.clone();
         if path.is_empty() {
             let Value::Object(map) = value else {
                 return Err(self.unwritable(path, "a TOML document is a table"));
             };
-            update_table(self.doc.as_table_mut(), map, 0, mode);
+            update_table(doc.as_table_mut(), map, 0, mode);
         } else {
-            set_in_table(self.doc.as_table_mut(), path, value, 0, mode);
+            set_in_table(doc.as_table_mut(), path, value, 0, mode);
         }
-        Ok(self.doc.to_string() != before)
+        self.commit(path, doc)
     }
 
-    fn unwritable(&self, path: &[&str], why: &str) -> Error {
-        let file = if self.origin.is_empty() {
+    /// Makes `edited` (an edited copy of `self.doc`) the document: its changes are carried over
+    /// to the text as written, and the result must read back as `edited`.
+    fn commit(&mut self, path: &[&str], edited: DocumentMut) -> Result<bool> {
+        let rendered = keep_trailing_in_place(&self.rendered, &edited);
+        if rendered == self.rendered {
+            return Ok(false);
+        }
+        let text = carry(&self.rendered, &self.text, &rendered)
+            .map_err(|c| self.layout_conflict(path, c.line))?;
+        // What the edited document says once written (an empty implicit table, for one, is not
+        // written), and what the carried-over text says: they must agree.
+        let intended = rendered.parse::<DocumentMut>().ok();
+        let reread = text.parse::<DocumentMut>().ok().filter(|d| {
+            intended
+                .as_ref()
+                .is_some_and(|i| table_value(i.as_table()) == table_value(d.as_table()))
+        });
+        let Some(reread) = reread else {
+            return Err(Error::internal(format!(
+                "editing {} in {} would not give the intended TOML; the edit was undone",
+                show_path(path),
+                self.shown()
+            )));
+        };
+        let changed = text != self.text;
+        self.rendered = reread.to_string();
+        self.doc = reread;
+        self.text = text;
+        Ok(changed)
+    }
+
+    fn layout_conflict(&self, path: &[&str], line: usize) -> Error {
+        let written = self.text.lines().nth(line - 1).unwrap_or("").trim();
+        Error::input(
+            "cannot_edit_in_place",
+            format!(
+                "cannot change {} in {} without rewriting line {line} (`{written}`) in another \
+                 form: osctl keeps such lines as written and this edit would have to change it",
+                show_path(path),
+                self.shown()
+            ),
+        )
+        .at(Location {
+            file: self.shown().to_string(),
+            line: Some(line),
+            column: Some(1),
+        })
+        .hint(
+            "nothing was written; write the keys on that line without quotes or spaces around \
+             their dots (`a.b = 1`), then run the command again",
+        )
+    }
+
+    fn shown(&self) -> &str {
+        if self.origin.is_empty() {
             "the TOML file"
         } else {
             &self.origin
-        };
+        }
+    }
+
+    fn unwritable(&self, path: &[&str], why: &str) -> Error {
         Error::input(
             "invalid_value",
-            format!("cannot write {} to {file}: {why}", show_path(path)),
+            format!(
+                "cannot write {} to {}: {why}",
+                show_path(path),
+                self.shown()
+            ),
         )
     }
 }
@@ -193,6 +303,399 @@ impl fmt::Display for TomlDoc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&TomlDoc::to_string(self))
     }
+}
+
+/// `edited` rendered, with the comments and blank lines that end the file before the edit kept
+/// where they were: toml_edit writes them after the last table, so a table added at the end
+/// would otherwise slip in above them.
+fn keep_trailing_in_place(before: &str, edited: &DocumentMut) -> String {
+    let rendered = edited.to_string();
+    let trailing = edited.trailing().as_str().unwrap_or("");
+    let Some(kept) = before
+        .strip_suffix(trailing)
+        .filter(|_| !trailing.is_empty())
+    else {
+        return rendered;
+    };
+    let mut bare = edited.clone();
+    bare.set_trailing("");
+    match bare.to_string().strip_prefix(kept) {
+        Some(added) if !added.is_empty() => format!("{kept}{trailing}{added}"),
+        _ => rendered,
+    }
+}
+
+/// Removes the key at `path` from `doc`; whether it was there.
+fn remove_in(doc: &mut DocumentMut, path: &[&str]) -> bool {
+    let Some((last, parent)) = path.split_last() else {
+        return false;
+    };
+    let mut item = doc.as_item_mut();
+    for key in parent {
+        match item.get_mut(key) {
+            Some(next) => item = next,
+            None => return false,
+        }
+    }
+    match item.as_table_like_mut() {
+        Some(t) => t.remove(last).is_some(),
+        None => false,
+    }
+}
+
+/// Parses LF text, refusing it in osctl's words (the line and column of the fault, what is
+/// wrong there and how TOML writes it) rather than the parser's.
+fn parse_document(text: &str, origin: &str) -> Result<DocumentMut> {
+    text.parse::<DocumentMut>().map_err(|e| {
+        let (line, column) = match e.span() {
+            Some(span) => {
+                let (l, c) = line_col(text, span.start);
+                (Some(l), Some(c))
+            }
+            // toml_edit gives no place for a key of too many parts: find it
+            None => (deepest_key_line(text), Some(1)),
+        };
+        let at = e.span().and_then(|span| text.get(span)).unwrap_or("");
+        let (cause, hint) = explain(e.message(), at);
+        // The fix goes with the cause: the hint is the command's (how to run it again).
+        let cause = match hint {
+            Some(fix) => format!("{cause} ({fix})"),
+            None => cause,
+        };
+        Error::parse(origin, line, column, cause)
+    })
+}
+
+/// The first line whose key (or table header) has more parts than toml_edit and codex read.
+fn deepest_key_line(text: &str) -> Option<usize> {
+    text.lines()
+        .position(|line| {
+            let key = line.split(['=', '#']).next().unwrap_or("");
+            key.matches('.').count() >= MAX_DEPTH
+        })
+        .map(|i| i + 1)
+}
+
+/// How deep toml_edit (and the `toml` crate codex reads its file with) nest tables, arrays and
+/// dotted keys: deeper is refused by both.
+const MAX_DEPTH: usize = 80;
+
+/// What a toml_edit error message means, in osctl's words: the cause, and how to fix it where
+/// one fix is clear. A message not listed gets a plain cause, never the parser's text.
+///
+/// `at` is the text the error points at (the key, for a key defined twice).
+fn explain(message: &str, at: &str) -> (String, Option<&'static str>) {
+    let first = message.lines().next().unwrap_or("").trim();
+    if first.starts_with("duplicate key") {
+        return (
+            format!(
+                "`{}` is defined twice: TOML allows each key and table once",
+                at.trim()
+            ),
+            Some("remove or rename one of the two definitions"),
+        );
+    }
+    if let Some(rest) = first.strip_prefix("cannot extend value of type ") {
+        let kind = rest.split(" with").next().unwrap_or("value");
+        return (
+            format!("a dotted key or table adds keys to a {kind}, which is not a table"),
+            Some("rename one of them, or make the value a table"),
+        );
+    }
+    type Entry = (&'static str, &'static str, Option<&'static str>);
+    const QUOTE_TEXT: Option<&str> = Some(r#"write text in quotes: `key = "text"`"#);
+    const FLOAT: Option<&str> =
+        Some("floats have digits on both sides of the `.` (1.0, 0.5) and after an exponent (1e6)");
+    const ESCAPES: Option<&str> = Some(
+        r#"TOML escapes are \b \t \n \f \r \e \" \\ \xHH \uHHHH \UHHHHHHHH; write a backslash as \\"#,
+    );
+    const TABLE: &[Entry] = &[
+        (
+            "key with no value",
+            "a key with no `= value` after it",
+            Some("write `key = value`"),
+        ),
+        (
+            "missing value",
+            "a key with no value after its `=`",
+            Some("write `key = value`"),
+        ),
+        (
+            "unexpected key or value",
+            "more text after a value: each `key = value` pair needs a line of its own",
+            None,
+        ),
+        ("unexpected content", "text where TOML allows none", None),
+        (
+            "string values must be quoted",
+            "a value that is not a TOML value",
+            QUOTE_TEXT,
+        ),
+        (
+            "invalid boolean",
+            "a value that is not a TOML value (booleans are `true` or `false`, in lowercase)",
+            QUOTE_TEXT,
+        ),
+        ("invalid value", "a value that is not a TOML value", None),
+        ("unclosed table", "a table header with no closing `]`", None),
+        (
+            "unclosed array table",
+            "an array-of-tables header with no closing `]]`",
+            None,
+        ),
+        ("unclosed array", "an array with no closing `]`", None),
+        (
+            "unclosed inline table",
+            "an inline table with no closing `}`",
+            None,
+        ),
+        ("missing table open", "a `]` with no `[` before it", None),
+        (
+            "missing array opening",
+            "an array with no opening `[`",
+            None,
+        ),
+        (
+            "missing inline table opening",
+            "an inline table with no opening `{`",
+            None,
+        ),
+        (
+            "invalid inline table element",
+            "an inline table holds something other than `key = value` pairs",
+            None,
+        ),
+        (
+            "missing key for inline table element",
+            "an inline table holds a value without its key",
+            None,
+        ),
+        (
+            "extra comma in inline table",
+            "a comma with no entry before it in an inline table",
+            None,
+        ),
+        (
+            "extra comma in array",
+            "a comma with no value before it in an array",
+            None,
+        ),
+        (
+            "missing comma between array elements",
+            "two array elements with no comma between them",
+            None,
+        ),
+        (
+            "missing comma between key-value pairs",
+            "two inline table entries with no comma between them",
+            None,
+        ),
+        (
+            "missing assignment between key-value pairs",
+            "a key with no `=` after it",
+            None,
+        ),
+        (
+            "extra assignment between key-value pairs",
+            "one `=` too many",
+            None,
+        ),
+        ("extra `=`", "one `=` too many", None),
+        ("unexpected `=` in array", "a `=` inside an array", None),
+        (
+            "unquoted keys cannot be empty",
+            "an empty key",
+            Some(r#"an empty key is written `"" = value`"#),
+        ),
+        (
+            "invalid unquoted key",
+            "a bare key with a character bare keys cannot hold (they hold A-Z a-z 0-9 - _)",
+            Some(r#"quote the key: `"my key" = value`"#),
+        ),
+        (
+            "keys cannot be multi-line",
+            "a key written as a multi-line string",
+            None,
+        ),
+        (
+            "too few unicode value digits",
+            "a unicode escape with too few hexadecimal digits",
+            Some(r"write \uXXXX (4 digits) or \UXXXXXXXX (8 digits)"),
+        ),
+        (
+            "missing escaped value",
+            "a backslash that starts no valid escape",
+            ESCAPES,
+        ),
+        (
+            "invalid escape",
+            "a backslash that starts no valid escape",
+            ESCAPES,
+        ),
+        (
+            "missing opening quote",
+            "a string with no opening quote",
+            None,
+        ),
+        (
+            "invalid basic string",
+            "a string with a character TOML does not allow there (a control character or a line \
+             break), or with no closing quote",
+            None,
+        ),
+        (
+            "invalid multi-line basic string",
+            "a multi-line string with a character TOML does not allow there, or with no closing \
+             `\"\"\"`",
+            None,
+        ),
+        (
+            "invalid literal string",
+            "a literal string with a character TOML does not allow there (a control character or \
+             a line break), or with no closing quote",
+            None,
+        ),
+        (
+            "invalid multi-line literal string",
+            "a multi-line literal string with a character TOML does not allow there, or with no \
+             closing `'''`",
+            None,
+        ),
+        (
+            "invalid comment character",
+            "a control character in a comment",
+            None,
+        ),
+        (
+            "missing comment start",
+            "text where only a `#` comment may follow",
+            None,
+        ),
+        (
+            "carriage return must be followed by newline",
+            "a carriage return that is not part of a line break",
+            None,
+        ),
+        (
+            "unexpected leading zero",
+            "a number with a leading zero",
+            Some("write it without the leading zero, or with a 0x, 0o or 0b prefix"),
+        ),
+        (
+            "integers with a radix cannot be signed",
+            "a hexadecimal, octal or binary integer with a sign",
+            None,
+        ),
+        (
+            "radix must be lowercase",
+            "an integer prefix in capitals",
+            Some("write 0x, 0o or 0b"),
+        ),
+        (
+            "redundant integer number prefix",
+            "an integer prefix written twice",
+            None,
+        ),
+        ("redundant numeric sign", "a number with two signs", None),
+        (
+            "unexpected sign",
+            "a sign where a number cannot have one",
+            None,
+        ),
+        (
+            "`_` may only go between digits",
+            "an underscore in a number that is not between two digits",
+            None,
+        ),
+        (
+            "integer number overflowed",
+            "an integer outside the 64-bit range",
+            None,
+        ),
+        (
+            "invalid hexadecimal number",
+            "a digit a hexadecimal number cannot hold",
+            None,
+        ),
+        (
+            "invalid octal number",
+            "a digit an octal number cannot hold",
+            None,
+        ),
+        (
+            "invalid binary number",
+            "a digit a binary number cannot hold",
+            None,
+        ),
+        ("invalid float", "a number that is not a valid float", FLOAT),
+        (
+            "invalid fraction",
+            "a number that is not a valid float",
+            FLOAT,
+        ),
+        (
+            "invalid exponent",
+            "a number whose exponent has no digits",
+            FLOAT,
+        ),
+        (
+            "invalid mantissa",
+            "a number that is not a valid float",
+            FLOAT,
+        ),
+        (
+            "invalid date-time",
+            "not a valid date and time",
+            Some("write YYYY-MM-DDTHH:MM:SS, with Z or +HH:MM for an offset"),
+        ),
+        (
+            "invalid date",
+            "not a valid date",
+            Some("write YYYY-MM-DD, a day that exists"),
+        ),
+        (
+            "invalid time",
+            "not a valid time",
+            Some("write HH:MM or HH:MM:SS (hours 00-23, minutes 00-59, seconds 00-60)"),
+        ),
+        (
+            "invalid offset",
+            "not a valid time offset",
+            Some("write Z, +HH:MM or -HH:MM"),
+        ),
+        (
+            "cannot recurse further",
+            "arrays or inline tables nested more than 80 deep, which codex cannot read either",
+            None,
+        ),
+        (
+            "recursion limit",
+            "a key or table name of more than 80 parts, which codex cannot read either",
+            None,
+        ),
+        (
+            "invalid table header",
+            "a table header that is not `[name]`",
+            None,
+        ),
+        (
+            "invalid array table",
+            "an array-of-tables header that is not `[[name]]`",
+            None,
+        ),
+        ("invalid key", "not a valid key", None),
+        (
+            "invalid key-value pair",
+            "not a valid `key = value` pair",
+            None,
+        ),
+    ];
+    for (prefix, cause, hint) in TABLE {
+        if first.starts_with(prefix) {
+            return ((*cause).to_string(), *hint);
+        }
+    }
+    ("this is not valid TOML".to_string(), None)
 }
 
 /// Why `value` cannot be written as TOML, if it cannot.
@@ -606,9 +1109,9 @@ model = "o4-mini"
     #[test]
     fn remove_an_mcp_server() {
         let mut d = doc(CODEX);
-        assert!(d.remove(&["mcp_servers", "github"]));
-        assert!(!d.remove(&["mcp_servers", "github"]));
-        assert!(!d.remove(&["no", "such"]));
+        assert!(d.remove(&["mcp_servers", "github"]).unwrap());
+        assert!(!d.remove(&["mcp_servers", "github"]).unwrap());
+        assert!(!d.remove(&["no", "such"]).unwrap());
         let out = d.to_string();
         assert!(!out.contains("github"), "{out}");
         assert!(out.contains("[profiles.fast]\nmodel = \"o4-mini\"\n"));
@@ -789,5 +1292,165 @@ model = "o4-mini"
             assert_eq!(loc.file, "/root/.codex/config.toml");
             assert_eq!(loc.line, Some(line), "{text:?}: {e}");
         }
+    }
+
+    #[test]
+    fn regression_toml_quoted_and_spaced_dotted_keys_were_refused() {
+        let text = "name.first = \"Arthur\"\n\"name\".'last' = \"Dent\"\ncount . b = 2 # spaced\n";
+        let mut d = doc(text);
+        assert_eq!(d.to_string(), text);
+        assert!(
+            d.set(&["mcp_servers", "x", "command"], json!("cmd"))
+                .unwrap()
+        );
+        assert_eq!(
+            d.to_string(),
+            format!("{text}\n[mcp_servers.x]\ncommand = \"cmd\"\n")
+        );
+        // a change elsewhere keeps those lines too
+        assert!(d.set(&["count", "c"], json!(3)).unwrap());
+        assert!(d.to_string().starts_with(text), "{d}");
+        assert_eq!(d.get(&["name", "last"]), Some(json!("Dent")));
+    }
+
+    #[test]
+    fn regression_toml_quoted_table_names_were_refused() {
+        let text = "['a']\n[a.'b']\n[a.'b'.c]\nanswer = 42 \n";
+        let mut d = doc(text);
+        assert!(
+            d.set(&["mcp_servers", "x"], json!({"command": "cmd"}))
+                .unwrap()
+        );
+        assert_eq!(
+            d.to_string(),
+            format!("{text}\n[mcp_servers.x]\ncommand = \"cmd\"\n")
+        );
+        assert_eq!(d.get(&["a", "b", "c", "answer"]), Some(json!(42)));
+    }
+
+    #[test]
+    fn regression_toml_interleaved_dotted_keys_were_regrouped() {
+        let text = "apple.type = \"fruit\"\norange.type = \"fruit\"\napple.skin = \"thin\"\n";
+        let mut d = doc(text);
+        assert!(
+            d.set(&["mcp_servers", "x", "command"], json!("cmd"))
+                .unwrap()
+        );
+        assert!(d.to_string().starts_with(text), "{d}");
+        assert!(d.set(&["apple", "color"], json!("red")).unwrap());
+        assert_eq!(d.get(&["apple", "color"]), Some(json!("red")));
+        assert!(TomlDoc::parse(&d.to_string(), "x").is_ok());
+    }
+
+    #[test]
+    fn an_edit_of_a_line_kept_as_written_is_refused_naming_it() {
+        let text = "a = 1\n\"count\" . b = 2\ncount.c = 3\n";
+        let mut d = doc(text);
+        // toml_edit writes line 3 as `"count" .c = 3`
+        let e = d.set(&["count", "c"], json!(5)).unwrap_err();
+        assert_eq!(e.code, "cannot_edit_in_place");
+        assert_eq!(e.location.as_ref().unwrap().line, Some(3), "{e}");
+        assert!(e.message.contains("(`count.c = 3`)"), "{e}");
+        assert_eq!(d.to_string(), text);
+        assert!(d.set(&["count", "b"], json!(5)).unwrap());
+        assert_eq!(d.get(&["count"]), Some(json!({"b": 5, "c": 3})));
+        // the document is still usable
+        assert!(d.set(&["a"], json!(2)).unwrap());
+        assert_eq!(
+            d.to_string(),
+            text.replace("a = 1", "a = 2").replace("b = 2", "b = 5")
+        );
+    }
+
+    #[test]
+    fn regression_toml_without_a_final_newline_was_refused() {
+        let text = "# No newline at end of file.\n[table]\na=1";
+        let mut d = doc(text);
+        assert_eq!(d.to_string(), text);
+        // an edit before the last line keeps it without a line break
+        assert!(d.set(&["first"], json!(true)).unwrap());
+        assert!(d.to_string().ends_with("\na=1"), "{d:?}");
+        // one after it gives it one
+        assert!(
+            d.set(&["mcp_servers", "x", "command"], json!("cmd"))
+                .unwrap()
+        );
+        assert!(
+            d.to_string()
+                .ends_with("a=1\n\n[mcp_servers.x]\ncommand = \"cmd\"\n"),
+            "{:?}",
+            d.to_string()
+        );
+        let mut d = doc("# only a comment");
+        d.set(&["k"], json!(1)).unwrap();
+        assert_eq!(d.to_string(), "# only a comment\nk = 1\n");
+    }
+
+    #[test]
+    fn regression_toml_with_a_byte_order_mark_was_refused() {
+        let text = "\u{feff}model = \"m\"\r\n";
+        let mut d = doc(text);
+        assert_eq!(d.to_string(), text);
+        d.set(&["mcp_servers", "x", "command"], json!("cmd"))
+            .unwrap();
+        assert_eq!(
+            d.to_string(),
+            "\u{feff}model = \"m\"\r\n\r\n[mcp_servers.x]\r\ncommand = \"cmd\"\r\n"
+        );
+        let e = TomlDoc::parse("\u{feff}\u{feff}a = 1\n", "x").unwrap_err();
+        assert_eq!(e.location.as_ref().unwrap().line, Some(1));
+    }
+
+    #[test]
+    fn regression_trailing_comments_slipped_below_a_new_table() {
+        let text = "a = 1\n# the end\n\n";
+        let mut d = doc(text);
+        d.set(&["mcp_servers", "x", "command"], json!("cmd"))
+            .unwrap();
+        assert!(d.to_string().starts_with(text), "{d:?}");
+        let mut d = doc(" \n");
+        d.set(&["mcp_servers", "x", "command"], json!("cmd"))
+            .unwrap();
+        assert!(d.to_string().starts_with(" \n["), "{:?}", d.to_string());
+    }
+
+    #[test]
+    fn regression_toml_errors_showed_the_parsers_words() {
+        for (text, line, column, words) in [
+            ("a = [1,,2]\n", 1, 8, "extra comma"),
+            ("a = tru\n", 1, 5, "invalid boolean"),
+            ("a = 1\na = 2\n", 2, 1, "duplicate key"),
+            ("[t\nx = 1\n", 1, 3, "unclosed table"),
+            ("s = \"\\q\"\n", 1, 7, "missing escaped value"),
+        ] {
+            let e = TomlDoc::parse(text, "/root/.codex/config.toml").unwrap_err();
+            let loc = e.location.as_ref().unwrap();
+            assert_eq!(
+                (loc.line, loc.column),
+                (Some(line), Some(column)),
+                "{text:?}: {e}"
+            );
+            assert!(!e.to_string().contains(words), "{text:?}: {e}");
+            assert!(!e.to_string().contains("expected"), "{text:?}: {e}");
+        }
+        let e = TomlDoc::parse("a = 1\na = 2\n", "x").unwrap_err();
+        assert!(e.to_string().contains("`a` is defined twice"), "{e}");
+    }
+
+    #[test]
+    fn nesting_up_to_codex_limit_is_edited_and_deeper_refused() {
+        let keys = |n: usize| {
+            (0..n)
+                .map(|i| format!("k{i}"))
+                .collect::<Vec<_>>()
+                .join(".")
+        };
+        let mut d = doc(&format!("[{}]\nx = 1\n", keys(79)));
+        assert!(d.set(&["mcp_servers", "x", "command"], json!("c")).unwrap());
+        let e = TomlDoc::parse(&format!("a = 1\n[{}]\nx = 1\n", keys(90)), "x").unwrap_err();
+        assert_eq!(e.location.as_ref().unwrap().line, Some(2), "{e}");
+        let deep = format!("a = {}{}\n", "[".repeat(90), "]".repeat(90));
+        let e = TomlDoc::parse(&deep, "x").unwrap_err();
+        assert!(e.to_string().contains("80"), "{e}");
     }
 }

@@ -42,7 +42,7 @@ use serde_json::{Map, Number, Value};
 use yaml_edit::{Mapping, MappingEntry, Scalar, ScalarValue, Sequence, YamlFile, YamlNode};
 
 use super::{line_col, show_path};
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 
 /// A YAML document being edited in place.
 pub struct YamlDoc {
@@ -227,6 +227,29 @@ impl YamlDoc {
             }
             Err(why) => {
                 self.file = YamlFile::parse(&self.text).tree();
+                if let Some((line, column)) = first_alias(&self.text) {
+                    // The edit reads back changed somewhere else too: the node it changed is
+                    // anchored and repeated by an alias. A refusal (exit 1), not a bug.
+                    return Err(Error::input(
+                        "cannot_edit_in_place",
+                        format!(
+                            "cannot change {} in {} in place: it is in an anchored node (`&name`) \
+                             that an alias (`*name`) repeats elsewhere, and the change would \
+                             show there too",
+                            show_path(path),
+                            self.shown()
+                        ),
+                    )
+                    .at(Location {
+                        file: self.shown().to_string(),
+                        line: Some(line),
+                        column: Some(column),
+                    })
+                    .hint(
+                        "nothing was written; write the repeated part out in full instead of \
+                         the alias, then run the command again",
+                    ));
+                }
                 Err(self.not_verified(path, &why))
             }
         }
@@ -234,6 +257,19 @@ impl YamlDoc {
 
     fn edit_nodes(&self, path: &[&str], value: &Value, mode: Mode, expected: &Value) -> Result<()> {
         let root = self.file.document().and_then(|d| d.as_mapping());
+        if let Some(tag) = root_tag(&self.text) {
+            let (line, column) = line_col(&self.text, self.text.find(&tag).unwrap_or(0));
+            return Err(self
+                .refused(
+                    path,
+                    &format!("the document root is a `{tag}`, not a mapping osctl can add keys to"),
+                )
+                .at(Location {
+                    file: self.shown().to_string(),
+                    line: Some(line),
+                    column: Some(column),
+                }));
+        }
         match (root, &self.value) {
             (Some(m), _) => {
                 if path.is_empty() {
@@ -259,7 +295,16 @@ impl YamlDoc {
                 }
                 Ok(())
             }
-            (None, _) => Err(self.refused(path, "the document root is not a mapping")),
+            (None, _) => Err(self
+                .refused(
+                    path,
+                    "the document root is not a mapping, so no key can be added",
+                )
+                .at(Location {
+                    file: self.shown().to_string(),
+                    line: Some(1),
+                    column: Some(1),
+                })),
         }
         .map_err(|e: Error| {
             if e.code == "internal" || e.code == "invalid_value" {
@@ -333,9 +378,86 @@ fn read(text: &str, origin: &str) -> Result<Value> {
             message = format!(
                 "duplicate key `{key}`: osctl cannot tell which one the runtime reads; remove one"
             );
+        } else {
+            message = explain(&message).to_string();
         }
         Error::parse(origin, line, column, message)
     })
+}
+
+/// What a serde-saphyr message means, in osctl's words (never the parser's own text).
+fn explain(message: &str) -> &'static str {
+    const TABLE: &[(&str, &str)] = &[
+        (
+            "did not find expected key",
+            "a line indented as no key of the block above it",
+        ),
+        (
+            "did not find expected",
+            "the indentation or a `-` or `:` is not where YAML expects it",
+        ),
+        (
+            "mapping values are not allowed",
+            "a `:` inside a plain value: quote the value (`key: \"a: b\"`)",
+        ),
+        (
+            "illegal placement of ':'",
+            "a `:` inside a plain value, or a flow collection left open",
+        ),
+        (
+            "tabs disallowed",
+            "a tab used for indentation: YAML indents with spaces",
+        ),
+        (
+            "found character '\\t'",
+            "a tab where YAML does not allow one",
+        ),
+        ("unclosed quote", "a quoted string with no closing quote"),
+        (
+            "found unexpected end of stream",
+            "the file ends inside a quoted string or a flow collection",
+        ),
+        (
+            "unknown escape",
+            "a backslash that starts no valid escape in a double-quoted string",
+        ),
+        (
+            "unknown anchor",
+            "an alias (`*name`) with no anchor (`&name`) before it",
+        ),
+        (
+            "multiple YAML documents",
+            "the file holds several YAML documents; osctl edits single-document files",
+        ),
+        (
+            "expected string scalar",
+            "a key that is not text (a mapping or sequence used as a key), which hermes cannot read",
+        ),
+        (
+            "cannot deserialize null into string",
+            "a null key (`~:` or `null:`), which osctl cannot read as a key",
+        ),
+        ("invalid tag", "a tag YAML does not know"),
+        ("recursion", "values nested too deep to read"),
+        (
+            "budget",
+            "more aliases or nodes than osctl reads (an alias bomb?)",
+        ),
+        ("could not find expected ':'", "a key with no `:` after it"),
+        (
+            "while scanning an anchor",
+            "an anchor or alias name with a character it cannot hold",
+        ),
+        ("while scanning", "a character YAML does not allow here"),
+        (
+            "while parsing a flow",
+            "a flow collection (`[...]` or `{...}`) not closed or separated as YAML expects",
+        ),
+    ];
+    TABLE
+        .iter()
+        .find(|(words, _)| message.contains(words))
+        .map_or("this is not valid YAML here", |(_, ours)| ours)
 }
 
 /// Parses `text` into yaml-edit's lossless tree, refusing what it cannot edit faithfully.
@@ -368,6 +490,28 @@ fn edit_tree(text: &str, origin: &str) -> Result<YamlFile> {
         ));
     }
     Ok(file)
+}
+
+/// The line and column of the first alias `*name` in the text (outside comments, roughly).
+fn first_alias(text: &str) -> Option<(usize, usize)> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        let code = line.split(" #").next().unwrap_or(line);
+        let at = [": *", "- *"].iter().filter_map(|p| code.find(p)).min()?;
+        Some((i + 1, code[..at + 2].chars().count() + 1))
+    })
+}
+
+/// The tag of the document's root node (`!!set`, `!!omap`, ...), if it has one: such a root
+/// reads as a mapping but is not one osctl may add a key to.
+fn root_tag(text: &str) -> Option<String> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('%') && *l != "---")?;
+    let rest = first.strip_prefix("---").unwrap_or(first).trim_start();
+    rest.starts_with('!')
+        .then(|| rest.split_whitespace().next().unwrap_or(rest).to_string())
+        .filter(|tag| tag != "!!map")
 }
 
 fn lookup<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
@@ -1696,5 +1840,66 @@ toolsets:
         assert_eq!(n(json!(100.0)), "100.0");
         assert_eq!(n(json!(1e300)), "1.0e+300");
         assert_eq!(n(json!(2.5e-8)), "2.5e-8");
+    }
+
+    #[test]
+    fn regression_a_set_root_was_edited_into_a_broken_set() {
+        let text = "--- !!set\n? a\n? b\n";
+        let mut d = doc(text);
+        let e = d
+            .set(&["mcp_servers", "x"], json!({"command": "c"}))
+            .unwrap_err();
+        assert_eq!(e.code, "invalid_value");
+        assert!(e.to_string().contains("`!!set`"), "{e}");
+        assert_eq!(e.location.as_ref().unwrap().line, Some(1));
+        assert_eq!(d.to_string(), text);
+        let e = doc("- a\n").set(&["k"], json!(1)).unwrap_err();
+        assert_eq!(e.location.as_ref().unwrap().line, Some(1), "{e}");
+    }
+
+    #[test]
+    fn regression_yaml_errors_showed_the_parsers_words() {
+        for (text, words) in [
+            ("a:\n  b: 1\n c: 2\n", "did not find expected key"),
+            ("a: b: c\n", "mapping values are not allowed"),
+            ("a: *nope\n", "alias references unknown anchor"),
+            ("a: 1\na: 2\n", "DuplicateKeyPolicy"),
+        ] {
+            let e = parse_err(text);
+            assert!(!e.to_string().contains(words), "{text:?}: {e}");
+            let loc = e.location.as_ref().unwrap();
+            assert!(loc.line.is_some() && loc.column.is_some(), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn an_anchor_on_mcp_servers_is_edited_in_place() {
+        let text = "defaults: &srv\n  enabled: true\nmcp_servers: &servers\n  gh:\n    command: gh\n    <<: *srv\n";
+        let mut d = doc(text);
+        d.set(
+            &["mcp_servers", "x"],
+            json!({"command": "c", "enabled": true}),
+        )
+        .unwrap();
+        assert!(d.to_string().starts_with(text), "{d}");
+        assert_eq!(d.get(&["mcp_servers", "gh", "enabled"]), Some(json!(true)));
+        assert_eq!(d.get(&["mcp_servers", "x", "command"]), Some(json!("c")));
+        d.validate().unwrap();
+    }
+
+    #[test]
+    fn regression_an_aliased_anchor_on_mcp_servers_exited_101() {
+        let text = "mcp_servers: &s\n  gh:\n    command: gh\nmirror: *s\n";
+        let mut d = doc(text);
+        let e = d
+            .set(&["mcp_servers", "x"], json!({"command": "c"}))
+            .unwrap_err();
+        assert_eq!(
+            (e.code, e.exit),
+            ("cannot_edit_in_place", crate::error::Exit::Failed)
+        );
+        assert!(e.to_string().contains("alias"), "{e}");
+        assert_eq!(d.to_string(), text);
+        d.validate().unwrap();
     }
 }

@@ -190,10 +190,7 @@ impl<'c, 'a> Cx<'c, 'a> {
     /// Opens a structured native file for editing (an empty document when it does not exist).
     pub fn doc(&self, path: &DevPath, format: Format) -> Result<DocEdit> {
         let original = self.text(path)?;
-        let doc = match &original {
-            Some(text) if !text.trim().is_empty() => Doc::parse(format, text, &path.to_string())?,
-            _ => Doc::empty(format)?,
-        };
+        let doc = Doc::parse_or_empty(format, original.as_deref(), &path.to_string())?;
         // Secret files only: the others' values would be converted for nothing on the boot
         // path (the printer's key-based net still masks secret-looking keys anywhere).
         if self

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::Format;
 use crate::error::{Error, Result};
+use crate::format::doc::Doc;
 use crate::system::fs::RootFs;
 use crate::system::path::DevPath;
 
@@ -18,104 +19,28 @@ pub fn read_value(fs: &RootFs, path: &DevPath, format: Format) -> Result<Option<
     }
 }
 
-/// Parses text of the given format.
+/// Parses text of the given format, with the same parser and rules as the format-preserving
+/// editor that edits it (so what `mcp list` or a switch reads is what `mcp add` would edit, and
+/// a file one refuses the other refuses in the same words). An empty document reads as `{}`.
 pub fn parse_value(path: &DevPath, text: &str, format: Format) -> Result<Value> {
     match format {
-        Format::Json => serde_json::from_str(text).map_err(|e| Error::json(path, &e)),
-        Format::Jsonc | Format::Json5 => {
-            if text.trim().is_empty() {
-                return Ok(Value::Object(Map::new()));
-            }
-            jsonc_parser::parse_to_serde_value::<Value>(text, &Default::default()).map_err(|e| {
-                Error::parse(
-                    path,
-                    Some(e.line_display()),
-                    Some(e.column_display()),
-                    e.kind().to_string(),
-                )
-            })
-        }
-        Format::Yaml => {
-            if text.trim().is_empty() {
-                return Ok(Value::Object(Map::new()));
-            }
-            serde_saphyr::from_str::<Value>(text).map_err(|e| {
-                let loc = e.location();
-                Error::parse(
-                    path,
-                    loc.map(|l| l.line() as usize),
-                    loc.map(|l| l.column() as usize),
-                    first_line(&e.to_string()),
-                )
-            })
-        }
-        Format::Toml => {
-            let doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
-                let (line, col) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
-                Error::parse(path, Some(line), Some(col), first_line(e.message()))
-            })?;
-            Ok(toml_table(doc.as_table()))
-        }
         Format::DotEnv | Format::Markdown => Err(Error::internal(format!(
             "{path}: {format:?} is not read as a value"
         ))),
+        _ => {
+            let value = Doc::parse_or_empty(format, Some(text), &path.to_string())?.value();
+            Ok(if value.is_null() {
+                Value::Object(Map::new())
+            } else {
+                value
+            })
+        }
     }
 }
 
 /// The value at `keys` (map keys from the root).
 pub fn get<'v>(value: &'v Value, keys: &[&str]) -> Option<&'v Value> {
     keys.iter().try_fold(value, |v, k| v.get(k))
-}
-
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").trim().to_string()
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count() + 1)
-        .unwrap_or(1);
-    (line, col)
-}
-
-fn toml_table(t: &toml_edit::Table) -> Value {
-    Value::Object(
-        t.iter()
-            .map(|(k, item)| (k.to_string(), toml_item(item)))
-            .collect(),
-    )
-}
-
-fn toml_item(item: &toml_edit::Item) -> Value {
-    match item {
-        toml_edit::Item::None => Value::Null,
-        toml_edit::Item::Value(v) => toml_value(v),
-        toml_edit::Item::Table(t) => toml_table(t),
-        toml_edit::Item::ArrayOfTables(a) => Value::Array(a.iter().map(toml_table).collect()),
-    }
-}
-
-fn toml_value(v: &toml_edit::Value) -> Value {
-    use toml_edit::Value as T;
-    match v {
-        T::String(s) => Value::String(s.value().clone()),
-        T::Integer(i) => Value::from(*i.value()),
-        T::Float(f) => serde_json::Number::from_f64(*f.value())
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
-        T::Boolean(b) => Value::Bool(*b.value()),
-        T::Datetime(d) => Value::String(d.value().to_string()),
-        T::Array(a) => Value::Array(a.iter().map(toml_value).collect()),
-        T::InlineTable(t) => Value::Object(
-            t.iter()
-                .map(|(k, v)| (k.to_string(), toml_value(v)))
-                .collect(),
-        ),
-    }
 }
 
 #[cfg(test)]

@@ -250,12 +250,16 @@ fn meta_of(path: &DevPath, r: io::Result<std::fs::Metadata>) -> Result<Option<Me
 pub fn text_from_bytes(path: &DevPath, bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..valid]
+        let before = &e.as_bytes()[..valid];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        // the prefix is valid UTF-8: count the characters of its last line
+        let line_start = before
             .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        Error::parse(path, Some(line), None, "not valid UTF-8 text")
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let column =
+            std::str::from_utf8(&before[line_start..]).map_or(1, |s| s.chars().count() + 1);
+        Error::parse(path, Some(line), Some(column), "not valid UTF-8 text")
     })
 }
 
@@ -273,6 +277,17 @@ fn normal_components(path: &Path) -> VecDeque<OsString> {
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+
+    #[test]
+    fn regression_invalid_utf8_had_no_column() {
+        let e = text_from_bytes(
+            &DevPath::new("/x"),
+            b"a = 1\nb = \"\xc3\xa9\xff\"\n".to_vec(),
+        )
+        .unwrap_err();
+        let loc = e.location.as_ref().unwrap();
+        assert_eq!((loc.line, loc.column), (Some(2), Some(7)));
+    }
 
     fn tree() -> (tempfile::TempDir, RootFs) {
         let dir = tempfile::tempdir().unwrap();
