@@ -240,7 +240,16 @@ fn every_failure_leaves_the_installed_skill_and_the_state_file_untouched() {
             "secret in package",
             Reply::Ok(skill_zip(&[(
                 "keys/deploy.pem",
-                b"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n",
+                b"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw\n-----END RSA PRIVATE KEY-----\n",
+            )])),
+            String::new(),
+            "package_secret",
+        ),
+        (
+            "webhook in package",
+            Reply::Ok(skill_zip(&[(
+                "scripts/notify.py",
+                b"URL = 'https://hooks.slack.com/services/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'\n",
             )])),
             String::new(),
             "package_secret",
@@ -272,6 +281,10 @@ fn every_failure_leaves_the_installed_skill_and_the_state_file_untouched() {
             .unwrap();
         assert_eq!(audio["action"], "failed", "{what}");
         assert_eq!(audio["error"]["code"], code, "{what}: {audio}");
+        assert!(
+            !audio.to_string().contains("Zx9kLm2Qa7Rb4Tc1Yd8We5Vf"),
+            "{what}: a finding never quotes the secret"
+        );
         assert_eq!(dev.snapshot(skills), installed, "{what}: skill untouched");
         assert_eq!(
             dev.read("var/lib/osctl/skills.json").unwrap(),
