@@ -59,6 +59,9 @@ use super::{Problem, package, prompt, prune};
 pub const MAX_METADATA_BYTES: u64 = 4 * 1024 * 1024;
 /// Most bytes one skill zip may have.
 pub const MAX_ZIP_BYTES: u64 = 100 * 1024 * 1024;
+/// The buffer for writing a download into staging and reading it back (a few large system calls
+/// rather than thousands of 8 KiB ones).
+const STAGING_BUFFER: usize = 256 * 1024;
 
 pub struct SyncOptions {
     pub runtime: RuntimeId,
@@ -683,7 +686,7 @@ fn download_checked(
     };
     let (file, path) = st.download_file(&p.name).map_err(|e| io("create", e))?;
     let mut sink = Hashing {
-        inner: std::io::BufWriter::new(file),
+        inner: std::io::BufWriter::with_capacity(STAGING_BUFFER, file),
         sha: Sha256::new(),
     };
     let bar = progress_bar(out, &p.name);
@@ -703,7 +706,10 @@ fn download_checked(
     let actual = hex::encode(sink.sha.finalize());
     archive::check_digest(&actual, &p.wanted)?;
     let zip = std::fs::File::open(&path).map_err(|e| io("read", e))?;
-    let entries = archive::unpack_from(std::io::BufReader::new(zip), MAX_UNPACKED_BYTES)?;
+    let entries = archive::unpack_from(
+        std::io::BufReader::with_capacity(STAGING_BUFFER, zip),
+        MAX_UNPACKED_BYTES,
+    )?;
     for e in &entries {
         if let Some(content) = &e.content
             && let Some(f) = package::scan(&e.path, content)
