@@ -824,9 +824,9 @@ fn regression_skills_sync_held_the_device_lock_while_a_trickling_cdn_sent_a_zip(
     );
 }
 
-/// A sync killed mid-download leaves its staging folder; the next sync removes it, whether it
-/// has something to download or not. Staging is 0700 whatever the umask (the runs here have
-/// umask 000) and the download in it 0600.
+/// A sync killed mid-download leaves its staging folder (here with a skill it had already
+/// staged, not yet swapped in); the next sync removes it, whether it has something to download
+/// or not. Staging is 0700 whatever the umask (the runs here have umask 000).
 #[test]
 fn regression_staging_left_by_a_killed_sync_is_cleaned_by_the_next_one() {
     let mut cdn = Cdn::new(false);
@@ -834,51 +834,56 @@ fn regression_staging_left_by_a_killed_sync_is_cleaned_by_the_next_one() {
     let dev = Device::new(&cdn.server, LAMP, None);
     assert_eq!(sync(&dev, &[]).status.code(), Some(0));
     let installed = dev.snapshot(SKILLS);
-    let good = cdn.server.reply("/os/skills/audio.zip").unwrap();
-    let good_version = cdn.versions["audio"].clone();
+    let good_audio = cdn.server.reply("/os/skills/audio.zip").unwrap();
+    let good_extra = cdn.server.reply("/os/skills/lamp-extra.zip").unwrap();
+    let (audio_v1, extra_v1) = (
+        cdn.versions["audio"].clone(),
+        cdn.versions["lamp-extra"].clone(),
+    );
     let staging = "var/lib/osctl/skills-staging";
-    let download = format!("{staging}/openclaw/zip/audio");
+    let staged = format!("{staging}/openclaw/new/audio/SKILL.md");
     for next_has_work in [false, true] {
+        // audio v2 is staged first (names are synced in order), then lamp-extra trickles.
+        cdn.publish("audio", &[("SKILL.md", b"# Audio v2\n")]);
         cdn.publish_reply(
-            "audio",
+            "lamp-extra",
             Reply::Trickle {
                 len: 100_000,
                 every_ms: 50,
             },
             "bbbbbbbbbbbb",
         );
-        let mut child = dev.spawn(&["skills", "sync", "--timeout", "600"]);
         cdn.zip_requests();
-        skills_support::wait_for("the download to start in staging", || {
-            dev.path(&download).exists()
+        let mut child = dev.spawn(&["skills", "sync", "--timeout", "600"]);
+        skills_support::wait_for("audio staged and lamp-extra downloading", || {
+            dev.path(&staged).exists()
                 && cdn
                     .server
                     .requested()
-                    .contains(&"/os/skills/audio.zip".to_string())
+                    .contains(&"/os/skills/lamp-extra.zip".to_string())
         });
         for folder in [
             staging.to_string(),
             format!("{staging}/openclaw"),
-            format!("{staging}/openclaw/zip"),
+            format!("{staging}/openclaw/new"),
         ] {
             assert_eq!(mode_of(&dev, &folder), 0o700, "{folder}");
         }
-        assert_eq!(mode_of(&dev, &download), 0o600);
         child.kill().unwrap();
         child.wait().unwrap();
-        assert!(dev.path(&download).exists(), "a killed sync leaves debris");
-        assert_eq!(
-            dev.snapshot(SKILLS),
-            installed,
-            "and nothing half-installed"
-        );
-        if next_has_work {
-            cdn.publish("audio", &[("SKILL.md", b"# Audio v2\n")]);
-        } else {
-            cdn.publish_reply("audio", good.clone(), &good_version);
+        assert!(dev.path(&staged).exists(), "a killed sync leaves debris");
+        assert_eq!(dev.snapshot(SKILLS), installed, "and nothing swapped in");
+        cdn.publish_reply("lamp-extra", good_extra.clone(), &extra_v1);
+        if !next_has_work {
+            cdn.publish_reply("audio", good_audio.clone(), &audio_v1);
         }
         let out = sync(&dev, &[]);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(
+            json_of(&out)["changed"],
+            next_has_work,
+            "with work: {next_has_work}"
+        );
         assert!(
             std::fs::symlink_metadata(dev.path(staging)).is_err(),
             "next sync (with work: {next_has_work}) cleaned the staging"

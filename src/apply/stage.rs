@@ -12,8 +12,8 @@
 //! - [`private_dir`]: a fresh, empty folder, mode 0700 whatever the umask, owned by this process's
 //!   user: whatever was at its path (a planted link, a folder someone else made) is removed first,
 //!   without following links, and the result is checked before anything is written into it.
-//! - [`write_tree`], [`create_file`]: files 0644 (downloads 0600) and folders 0755, never over an
-//!   existing path; [`sync_fs`] makes them durable with one `syncfs`.
+//! - [`write_tree`]: files 0644 and folders 0755, never over an existing path; [`sync_fs`] makes
+//!   them durable with one `syncfs`.
 //! - [`swap_in`]: `renameat2(RENAME_EXCHANGE)`, so at every instant the target is the whole old
 //!   folder or the whole new one (two renames where the filesystem cannot exchange: the target is
 //!   then briefly absent, never partial); [`sync_dir`] makes the swaps durable.
@@ -159,16 +159,6 @@ pub fn ensure_dir(host: &Path) -> io::Result<()> {
         .recursive(true)
         .mode(0o755)
         .create(host)
-}
-
-/// Creates a new file (0600, never over an existing path or through a link) for a download.
-pub fn create_file(host: &Path) -> io::Result<File> {
-    OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(host)
 }
 
 /// Writes `entries` (relative `/` paths; `None` is a folder) under the new folder `dir`: folders

@@ -13,7 +13,7 @@
 //! and folders 0755 whatever modes the archive carried.
 
 use std::collections::BTreeSet;
-use std::io::{Cursor, Read, Seek};
+use std::io::{Cursor, Read};
 
 use sha2::{Digest, Sha256};
 
@@ -88,13 +88,8 @@ pub fn check_digest(actual: &str, wanted: &Wanted) -> Result<(), Refusal> {
 
 /// Unpacks a zip into memory, refusing it whole if any entry is unsafe.
 pub fn unpack(zip: &[u8], max_bytes: u64) -> Result<Vec<Entry>, Refusal> {
-    unpack_from(Cursor::new(zip), max_bytes)
-}
-
-/// [`unpack`], reading the archive from a file (a download kept in staging).
-pub fn unpack_from<R: Read + Seek>(zip: R, max_bytes: u64) -> Result<Vec<Entry>, Refusal> {
     let bad = |e: zip::result::ZipError| refuse("bad_zip", format!("not a readable zip: {e}"));
-    let mut archive = zip::ZipArchive::new(zip).map_err(bad)?;
+    let mut archive = zip::ZipArchive::new(Cursor::new(zip)).map_err(bad)?;
     if archive.len() > MAX_ENTRIES {
         return Err(refuse(
             "zip_bomb",

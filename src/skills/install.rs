@@ -11,8 +11,8 @@
 //!    up to `--lock-timeout`), removes whatever a killed sync left, and makes a fresh staging
 //!    folder, `/var/lib/osctl/skills-staging/<runtime>/`, 0700 whatever the umask, inside the
 //!    0700 `skills-staging` folder, so no agent reads it and no local user can plant anything in
-//!    it. Each zip is downloaded to `zip/<name>` there (0600), checked, unpacked and checked
-//!    again, and written to `new/<name>`. When the state folder is on another filesystem than
+//!    it. Each zip is downloaded (in memory), checked, unpacked and checked again, and written to
+//!    `new/<name>` there. When the state folder is on another filesystem than
 //!    the skills folder (a rename cannot cross it), the staging folder is
 //!    `<skills>/.osctl-staging` instead (made the same way), hidden from the skill scan.
 //! 2. Under the device lock, each staged folder's FolderHash is checked against the hash of
@@ -135,7 +135,7 @@ impl Staging {
             p.local.clone()
         };
         stage::private_dir(&root).map_err(|e| Error::io("create", &dev, &e))?;
-        for sub in ["zip", "new", "old"] {
+        for sub in ["new", "old"] {
             stage::private_dir(&root.join(sub)).map_err(|e| Error::io("create", &dev, &e))?;
         }
         Ok(Staging {
@@ -166,18 +166,6 @@ impl Staging {
         lock.release();
         stage::remove_if_empty(&p.parent);
         Ok(())
-    }
-
-    /// A new file for the download of `name` (0600), and its host path.
-    pub fn download_file(&self, name: &str) -> io::Result<(std::fs::File, PathBuf)> {
-        let path = self.root.join("zip").join(name);
-        stage::clear(&path)?;
-        Ok((stage::create_file(&path)?, path))
-    }
-
-    /// Removes the download of `name` (checked and unpacked, or refused).
-    pub fn drop_download(&self, name: &str) {
-        let _ = stage::clear(&self.root.join("zip").join(name));
     }
 
     /// Writes a verified skill into staging.

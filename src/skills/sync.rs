@@ -8,10 +8,10 @@
 //!    here stops the pass before anything is touched.
 //! 2. Select: each listed skill the device supports (catalog gate) whose version differs from the
 //!    recorded one, or whose folder has gone.
-//! 3. For each, independently: download into the runtime's private staging folder
-//!    ([`super::install`]) with a progress bar on a terminal, check the sha256 against the
-//!    version (and the signed sha256) **before** opening the zip, unpack refusing unsafe entries,
-//!    run the package check, honour the skill's own `skill.json`, stage it. A failure is recorded
+//! 3. For each, independently: download (in memory, capped) with a progress bar on a terminal,
+//!    check the sha256 against the version (and the signed sha256) **before** opening the zip,
+//!    unpack refusing unsafe entries, run the package check, honour the skill's own
+//!    `skill.json`, and write it into the runtime's private staging folder ([`super::install`]). A failure is recorded
 //!    for that skill and the others go on. openclaw's hooks are downloaded and checked too.
 //!
 //! [`land`], **under the device lock**, from a fresh read of the state file:
@@ -30,11 +30,9 @@
 //! plan shows the state file as it would be recorded.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sha2::{Digest, Sha256};
 
 use crate::device::Device;
 use crate::device::bootstrap::Bootstrap;
@@ -59,9 +57,6 @@ use super::{Problem, package, prompt, prune};
 pub const MAX_METADATA_BYTES: u64 = 4 * 1024 * 1024;
 /// Most bytes one skill zip may have.
 pub const MAX_ZIP_BYTES: u64 = 100 * 1024 * 1024;
-/// The buffer for writing a download into staging and reading it back (a few large system calls
-/// rather than thousands of 8 KiB ones).
-const STAGING_BUFFER: usize = 256 * 1024;
 
 pub struct SyncOptions {
     pub runtime: RuntimeId,
@@ -617,25 +612,7 @@ fn unsupported_reason(name: &str, caps: &[String]) -> String {
     )
 }
 
-/// A sink that hashes what it writes: a download's sha256 is known when its last byte lands.
-struct Hashing<W: Write> {
-    inner: W,
-    sha: Sha256,
-}
-
-impl<W: Write> Write for Hashing<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.sha.update(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}
-
-/// Downloads one skill into staging, runs every check on it, and stages its folder.
+/// Downloads one skill, runs every check on it, and stages its folder.
 fn download(
     st: &Staging,
     http: &Http,
@@ -644,9 +621,7 @@ fn download(
     caps: &[String],
     p: &Pending,
 ) -> Outcome {
-    let result = download_checked(st, http, out, cdn, p);
-    st.drop_download(&p.name);
-    let entries = match result {
+    let entries = match download_checked(http, out, cdn, p) {
         Ok(entries) => entries,
         Err(problem) => return Outcome::Failed(problem),
     };
@@ -666,31 +641,18 @@ fn download(
     Outcome::Staged(tree_hash(&as_tree(&entries)))
 }
 
-/// The download itself, the version check before the zip is opened, unpacking, the package check.
+/// The download itself (in memory, at most [`MAX_ZIP_BYTES`]: written to disk it would cost a
+/// device's flash twice the writes, and the filesystem sync before the swap would wait for it),
+/// the version check before the zip is opened, unpacking, the package check.
 fn download_checked(
-    st: &Staging,
     http: &Http,
     out: &Printer,
     cdn: &str,
     p: &Pending,
 ) -> std::result::Result<Vec<archive::Entry>, Problem> {
     let url = format!("{cdn}/skills/{}.zip", p.name);
-    let io = |what: &str, e: std::io::Error| {
-        Problem::new(
-            "io_error",
-            format!(
-                "cannot {what} the download of {} in {}: {e}",
-                p.name, st.dev
-            ),
-        )
-    };
-    let (file, path) = st.download_file(&p.name).map_err(|e| io("create", e))?;
-    let mut sink = Hashing {
-        inner: std::io::BufWriter::with_capacity(STAGING_BUFFER, file),
-        sha: Sha256::new(),
-    };
     let bar = progress_bar(out, &p.name);
-    let result = http.get_to(&url, MAX_ZIP_BYTES, &mut sink, &mut |n, total| {
+    let result = http.get(&url, MAX_ZIP_BYTES, &mut |n, total| {
         if let Some(b) = &bar {
             if let Some(t) = total {
                 b.set_length(t);
@@ -701,15 +663,9 @@ fn download_checked(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    result.map_err(|e| Problem::new(e.code(), e.describe()))?;
-    sink.flush().map_err(|e| io("write", e))?;
-    let actual = hex::encode(sink.sha.finalize());
-    archive::check_digest(&actual, &p.wanted)?;
-    let zip = std::fs::File::open(&path).map_err(|e| io("read", e))?;
-    let entries = archive::unpack_from(
-        std::io::BufReader::with_capacity(STAGING_BUFFER, zip),
-        MAX_UNPACKED_BYTES,
-    )?;
+    let zip = result.map_err(|e| Problem::new(e.code(), e.describe()))?;
+    archive::check_digest(&archive::sha256_hex(&zip), &p.wanted)?;
+    let entries = archive::unpack(&zip, MAX_UNPACKED_BYTES)?;
     for e in &entries {
         if let Some(content) = &e.content
             && let Some(f) = package::scan(&e.path, content)
