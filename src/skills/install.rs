@@ -15,9 +15,9 @@
 //!    `new/<name>` there. When the state folder is on another filesystem than
 //!    the skills folder (a rename cannot cross it), the staging folder is
 //!    `<skills>/.osctl-staging` instead (made the same way), hidden from the skill scan.
-//! 2. Under the device lock, each staged folder's FolderHash is checked against the hash of
-//!    what was unpacked, one `syncfs` makes all staged bytes durable, and each skill is swapped in
-//!    with `renameat2(RENAME_EXCHANGE)` (`apply::stage::swap_in`). The skills folder is fsynced;
+//! 2. One `syncfs` makes all staged bytes durable, still without the device lock. Under it, each
+//!    staged folder's FolderHash is checked against the hash of what was unpacked, and each
+//!    skill is swapped in with `renameat2(RENAME_EXCHANGE)` (`apply::stage::swap_in`). The skills folder is fsynced;
 //!    only then does the caller plan the state-file write, which the plan/apply engine makes
 //!    atomic and journaled.
 //! 3. The staging folder is removed and the staging lock released. A sync that finds a staging

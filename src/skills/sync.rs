@@ -17,8 +17,9 @@
 //! [`land`], **under the device lock**, from a fresh read of the state file:
 //!
 //! 4. The freshness check again (another sync may have accepted a newer document meanwhile), the
-//!    selection again (what phase one saw may have changed), each staged folder checked against
-//!    the hash of what was unpacked, then swapped in (atomic per folder). Then the rest is
+//!    selection again (what phase one saw may have changed), each staged folder (made durable with
+//!    one `syncfs` at the end of phase one) checked against the hash of what was unpacked, then
+//!    swapped in (atomic per folder). Then the rest is
 //!    planned: prunes, openclaw's hooks and their registration, and last the state file, which
 //!    records a new version only for skills that were swapped in (and the signed document's
 //!    sequence). The caller applies that plan (journaled).
@@ -250,6 +251,14 @@ pub fn fetch(
             let outcome = download(&st, http, out, &cdn, &caps, &p);
             downloads.push((p, outcome));
         }
+        // Made durable before the device lock is taken: the lock then covers only the check
+        // and the swap.
+        if downloads
+            .iter()
+            .any(|(_, o)| matches!(o, Outcome::Staged(_)))
+        {
+            st.sync().map_err(|e| Error::io("sync", &st.dev, &e))?;
+        }
         staging = Some(st);
     }
     Ok(Fetched {
@@ -469,8 +478,8 @@ pub fn partly(err: Error, swapped: &[String]) -> Error {
 /// Exit 5: some changes landed and some did not.
 pub const PARTLY_APPLIED: crate::error::Exit = crate::error::Exit::RollbackIncomplete;
 
-/// Checks each staged folder against what was unpacked, makes staging durable, and swaps the
-/// skills in; returns the names swapped.
+/// Checks each staged folder (made durable by [`fetch`]) against what was unpacked, and swaps
+/// the skills in; returns the names swapped.
 fn swap(
     st: &Staging,
     skills_dir: &DevPath,
@@ -499,10 +508,6 @@ fn swap(
             old_hash.as_deref() != Some(hash.as_str()) || recorded.is_some_and(|h| h != hash);
         ready.push((p, report, hash));
     }
-    if ready.is_empty() {
-        return Ok(Vec::new());
-    }
-    st.sync().map_err(|e| Error::io("sync", &st.dev, &e))?;
     let mut swapped = Vec::new();
     for (p, mut report, hash) in ready {
         match st.swap_in(&p.name) {
