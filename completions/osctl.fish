@@ -356,7 +356,7 @@ opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l metadata-url -d 'The OTA metadata that lists the skills (default: bootstrap.json `metadata_url`). Zips are fetched from `<base>/skills/<name>.zip`, where `<base>` is this URL without `/ota/metadata.json`' -r
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l notify-cmd -d 'Run this shell command with the update prompt on its standard input when a skill\'s content changed (not run when nothing changed)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l ca-file -d 'Trust only the certificates in this PEM file (default: the system\'s CA store, or the roots built into osctl when the system has none)' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l timeout -d 'Seconds to wait for the server to connect, answer or send more bytes before giving up' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l timeout -d 'Seconds one request may take as a whole (connecting, the answer and the whole body) before giving up' -r
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
 always\t''

@@ -274,7 +274,8 @@ pub struct SkillsSyncArgs {
     #[arg(long, value_name = "PEM")]
     pub ca_file: Option<PathBuf>,
 
-    /// Seconds to wait for the server to connect, answer or send more bytes before giving up.
+    /// Seconds one request may take as a whole (connecting, the answer and the whole body) before
+    /// giving up.
     #[arg(long, default_value_t = 30, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,

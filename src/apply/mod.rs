@@ -9,6 +9,7 @@
 pub mod atomic;
 pub mod journal;
 pub mod lock;
+pub mod stage;
 
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;

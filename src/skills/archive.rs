@@ -9,15 +9,15 @@
 //! backslash, a symlink or other special file, a duplicate or a file/folder clash, more entries
 //! or more unpacked bytes than allowed (a zip bomb: the declared sizes are checked first, and
 //! the bytes actually inflated are counted too, since a header can lie). Nothing reaches the
-//! disk until every entry passed; [`write_tree`] then writes files 0644 and folders 0755
-//! whatever modes the archive carried.
+//! staging folder until every entry passed; `apply::stage::write_tree` then writes files 0644
+//! and folders 0755 whatever modes the archive carried.
 
 use std::collections::BTreeSet;
-use std::io::{Cursor, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
-use std::path::Path;
+use std::io::{Cursor, Read};
 
 use sha2::{Digest, Sha256};
+
+use super::metadata::Wanted;
 
 /// Most bytes a skill may unpack to.
 pub const MAX_UNPACKED_BYTES: u64 = 100 * 1024 * 1024;
@@ -55,17 +55,35 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// Checks that `zip` is the archive `version` names (its sha256 starts with it).
 pub fn check_version(zip: &[u8], version: &str) -> Result<(), Refusal> {
-    let actual = sha256_hex(zip);
-    if actual.starts_with(version) {
-        return Ok(());
+    check_digest(
+        &sha256_hex(zip),
+        &Wanted {
+            version: version.to_string(),
+            sha256: None,
+        },
+    )
+}
+
+/// Checks a download's hex sha256 against what the metadata names: its version is a prefix of
+/// it, and, when the metadata is signed, the whole sha256 is the signed one.
+pub fn check_digest(actual: &str, wanted: &Wanted) -> Result<(), Refusal> {
+    let version = &wanted.version;
+    if !actual.starts_with(version.as_str()) {
+        return Err(refuse(
+            "hash_mismatch",
+            format!(
+                "the download's sha256 begins {}, but the metadata's version is {version}",
+                &actual[..version.len().min(actual.len())]
+            ),
+        ));
     }
-    Err(refuse(
-        "hash_mismatch",
-        format!(
-            "the download's sha256 begins {}, but the metadata's version is {version}",
-            &actual[..version.len().min(actual.len())]
-        ),
-    ))
+    match &wanted.sha256 {
+        Some(signed) if signed != actual => Err(refuse(
+            "hash_mismatch",
+            format!("the download's sha256 is {actual}, but the signed metadata says {signed}"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Unpacks a zip into memory, refusing it whole if any entry is unsafe.
@@ -208,46 +226,13 @@ pub fn skill_json(entries: &[Entry]) -> Option<&[u8]> {
         .and_then(|e| e.content.as_deref())
 }
 
-/// Writes `entries` under the (new, empty) host folder `dir`: folders 0755, files 0644.
-pub fn write_tree(dir: &Path, entries: &[Entry]) -> std::io::Result<()> {
-    let mkdir = |p: &Path| -> std::io::Result<()> {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o755)
-            .create(p)?;
-        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755))
-    };
-    mkdir(dir)?;
-    for e in entries {
-        let target = dir.join(&e.path);
-        match &e.content {
-            None => mkdir(&target)?,
-            Some(bytes) => {
-                if let Some(parent) = target.parent()
-                    && !parent.is_dir()
-                {
-                    // Folders implied by a file's path (zips need not list them).
-                    let mut missing = vec![parent.to_path_buf()];
-                    while let Some(up) = missing.last().and_then(|p| p.parent())
-                        && !up.is_dir()
-                    {
-                        missing.push(up.to_path_buf());
-                    }
-                    for p in missing.iter().rev() {
-                        mkdir(p)?;
-                    }
-                }
-                let mut f = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .mode(0o644)
-                    .open(&target)?;
-                f.write_all(bytes)?;
-                f.set_permissions(std::fs::Permissions::from_mode(0o644))?;
-            }
-        }
-    }
-    Ok(())
+/// The entries as `(path, content)` pairs, as `apply::stage::write_tree` and `tree_hash` take
+/// them.
+pub fn as_tree(entries: &[Entry]) -> Vec<(&str, Option<&[u8]>)> {
+    entries
+        .iter()
+        .map(|e| (e.path.as_str(), e.content.as_deref()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -288,6 +273,7 @@ pub(crate) mod testzip {
 mod tests {
     use super::testzip::{Item, build};
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn the_version_is_a_sha256_prefix() {
@@ -312,7 +298,7 @@ mod tests {
         assert_eq!(entries.len(), 4);
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("skill");
-        write_tree(&out, &entries).unwrap();
+        crate::apply::stage::write_tree(&out, &as_tree(&entries)).unwrap();
         let mode = |p: &str| std::fs::metadata(out.join(p)).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode("scripts/run.py"), 0o644);
         assert_eq!(mode("deep/er"), 0o755);

@@ -2,11 +2,13 @@
 //! workspace `hooks/` folder and registered in openclaw.json (upstream `EnsureOnboarding` and
 //! `ensureHooksRegistered`).
 //!
-//! A supported hook is fetched whole (both files, each size-capped and package-checked) before
-//! anything is planned, so a failed download leaves the installed hook as it was. Its two files
-//! are then planned together: the plan engine writes them atomically under the journal, so a
-//! crash is rolled back by the next run. An unsupported hook's folder is removed and its entry
-//! unregistered.
+//! A supported hook is fetched whole (both files, each size-capped and package-checked) by
+//! [`fetch`], before the device lock is taken and before anything is planned, so a failed download
+//! leaves the installed hook as it was. When the metadata is signed, each file's sha256 must be
+//! the one the signed payload gives (`hooks.<name>.files.<file>`): `handler.ts` is code the agent
+//! runs, so a hook the signature does not cover is not installed. [`plan`] then plans its two
+//! files together: the plan engine writes them atomically under the journal, so a crash is rolled
+//! back by the next run. An unsupported hook's folder is removed and its entry unregistered.
 //!
 //! Registration, exactly upstream's shape: `hooks.internal.enabled` is set to `true` only when
 //! absent (an owner's explicit `false` stays), `hooks.internal.entries.<name> = {"enabled": true}`
@@ -16,6 +18,8 @@
 //! registration changes, openclaw is restarted if it is running (`systemctl try-restart`), as
 //! upstream's onboarding restarts the gateway; on an offline root the action is only printed.
 
+use std::collections::BTreeMap;
+
 use serde_json::json;
 
 use crate::error::Result;
@@ -24,8 +28,11 @@ use crate::plan::{Draft, ServiceAction};
 use crate::system::http::Http;
 use crate::system::path::DevPath;
 
+use super::Problem;
+use super::archive::sha256_hex;
 use super::catalog::catalog;
 use super::hash::tree_hash;
+use super::metadata::HookFiles;
 use super::package;
 use super::state::{HookRecord, RuntimeState};
 
@@ -48,27 +55,58 @@ pub struct HookReport {
 pub struct HookTarget<'a> {
     pub hooks_dir: DevPath,
     pub openclaw_json: DevPath,
-    pub cdn: &'a str,
-    pub caps: &'a [String],
     /// The unit restarted when a hook changes (`openclaw`).
     pub unit: &'a str,
 }
 
-/// Plans every published hook: install/update the supported ones, remove the others, and
-/// register them in openclaw.json.
+/// One published hook, as [`fetch`] found it.
+pub struct Fetched {
+    pub name: String,
+    /// The device supports it (else it is removed, and nothing was downloaded).
+    pub supported: bool,
+    /// Its two files ([`HOOK_FILES`] order), downloaded and checked.
+    pub files: std::result::Result<[Vec<u8>; 2], Problem>,
+}
+
+/// Downloads every supported hook, checking each file against `signed` (the hooks the signed
+/// metadata vouches for; `None` when the metadata is not signed).
+pub fn fetch(
+    http: &Http,
+    cdn: &str,
+    caps: &[String],
+    signed: Option<&BTreeMap<String, std::result::Result<HookFiles, String>>>,
+) -> Vec<Fetched> {
+    catalog()
+        .hooks(caps)
+        .into_iter()
+        .map(|(name, supported)| Fetched {
+            name: name.to_string(),
+            supported,
+            files: if supported {
+                fetch_one(http, cdn, name, signed)
+            } else {
+                Err(Problem::new("unsupported", "not downloaded"))
+            },
+        })
+        .collect()
+}
+
+/// Plans every published hook from what [`fetch`] found: install/update the supported ones,
+/// remove the others, and register them in openclaw.json.
 pub fn plan(
     draft: &mut Draft<'_>,
-    http: &Http,
     target: &HookTarget<'_>,
+    fetched: &[Fetched],
     state: &mut RuntimeState,
 ) -> Result<Vec<HookReport>> {
     let mut touched = false;
     let mut reports = Vec::new();
     let mut registered = Vec::new();
     let mut unregistered = Vec::new();
-    for (name, supported) in catalog().hooks(target.caps) {
+    for hook in fetched {
+        let name = hook.name.as_str();
         let dir = target.hooks_dir.join(name);
-        if !supported {
+        if !hook.supported {
             unregistered.push(name);
             state.hooks.remove(name);
             let action = if draft.exists(&dir)? {
@@ -84,7 +122,7 @@ pub fn plan(
             });
             continue;
         }
-        match fetch(http, target.cdn, name) {
+        match &hook.files {
             Err(problem) => {
                 if draft.exists(&dir.join(HOOK_FILES[1]))? {
                     registered.push(name);
@@ -92,13 +130,13 @@ pub fn plan(
                 reports.push(HookReport {
                     name: name.into(),
                     action: "failed",
-                    error: Some(problem),
+                    error: Some(problem.clone()),
                 });
             }
             Ok(files) => {
                 let existed = draft.exists(&dir)?;
                 let mut changed = false;
-                for (file, bytes) in HOOK_FILES.iter().zip(&files) {
+                for (file, bytes) in HOOK_FILES.iter().zip(files.iter()) {
                     changed |= draft.write(
                         &dir.join(file),
                         bytes.clone(),
@@ -133,7 +171,7 @@ pub fn plan(
         Err(e) => reports.push(HookReport {
             name: "registration".into(),
             action: "failed",
-            error: Some(super::Problem::new(e.code, e.to_string())),
+            error: Some(Problem::new(e.code, e.to_string())),
         }),
     }
     if touched {
@@ -142,21 +180,63 @@ pub fn plan(
     Ok(reports)
 }
 
-/// Downloads both files of a hook and checks them.
-fn fetch(http: &Http, cdn: &str, name: &str) -> std::result::Result<Vec<Vec<u8>>, super::Problem> {
-    let mut files = Vec::new();
-    for file in HOOK_FILES {
+/// Downloads both files of a hook and checks them (against the signed hashes when signed).
+fn fetch_one(
+    http: &Http,
+    cdn: &str,
+    name: &str,
+    signed: Option<&BTreeMap<String, std::result::Result<HookFiles, String>>>,
+) -> std::result::Result<[Vec<u8>; 2], Problem> {
+    let vouched = match signed {
+        None => None,
+        Some(hooks) => match hooks.get(name) {
+            Some(Ok(files)) => Some(files),
+            Some(Err(why)) => {
+                return Err(Problem::new(
+                    "bad_metadata_entry",
+                    format!("the signed metadata's entry for hook {name} is not usable: {why}"),
+                ));
+            }
+            None => {
+                return Err(Problem::new(
+                    "hook_not_signed",
+                    format!(
+                        "the signed metadata does not vouch for hook {name} (no hooks.{name}.files), so it is not installed"
+                    ),
+                ));
+            }
+        },
+    };
+    let mut files: [Vec<u8>; 2] = Default::default();
+    for (slot, file) in files.iter_mut().zip(HOOK_FILES) {
+        let expected = match vouched {
+            None => None,
+            Some(v) => Some(v.get(file).ok_or_else(|| {
+                Problem::new(
+                    "hook_not_signed",
+                    format!("the signed metadata gives no sha256 for hooks/{name}/{file}"),
+                )
+            })?),
+        };
         let url = format!("{cdn}/hooks/{name}/{file}");
         let bytes = http
             .get(&url, MAX_HOOK_FILE, &mut |_, _| {})
-            .map_err(|e| super::Problem::new(e.code(), e.describe()))?;
-        if let Some(f) = package::scan(file, &bytes) {
-            return Err(super::Problem::new(
-                "package_secret",
-                format!("refused: {f}"),
-            ));
+            .map_err(|e| Problem::new(e.code(), e.describe()))?;
+        if let Some(expected) = expected {
+            let actual = sha256_hex(&bytes);
+            if &actual != expected {
+                return Err(Problem::new(
+                    "hash_mismatch",
+                    format!(
+                        "{url}: its sha256 is {actual}, but the signed metadata says {expected}"
+                    ),
+                ));
+            }
         }
-        files.push(bytes);
+        if let Some(f) = package::scan(file, &bytes) {
+            return Err(Problem::new("package_secret", format!("refused: {f}")));
+        }
+        *slot = bytes;
     }
     Ok(files)
 }

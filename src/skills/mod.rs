@@ -5,8 +5,10 @@
 //! - [`metadata`]: the skills list in the OTA metadata, and its ed25519 signature.
 //! - [`catalog`]: the platform catalog (embedded) and capability gating.
 //! - [`archive`]: the version check (a sha256 prefix) before a zip is opened, safe unpacking.
-//! - [`package`]: the package check (no secrets, no developer-machine paths).
-//! - [`install`]: staging and the atomic swap of whole skill folders.
+//! - [`package`]: the package check (no secrets, no developer-machine paths), with the secret
+//!   rule set in [`secrets`].
+//! - [`install`]: the private staging area of a sync, and the atomic swap of whole skill
+//!   folders (the writes themselves are `apply::stage`'s).
 //! - [`prune`]: which folders a sync removes, per runtime rule.
 //! - [`hooks`]: openclaw's OS hooks and their registration in openclaw.json.
 //! - [`hash`]: FolderHash, as upstream computes it, which decides whether the agent is told.
@@ -24,6 +26,7 @@ pub mod metadata;
 pub mod package;
 pub mod prompt;
 pub mod prune;
+pub mod secrets;
 pub mod state;
 pub mod sync;
 

@@ -1,14 +1,14 @@
 //! The package check: a skill (or hook) must carry no secrets and no machine-specific absolute
 //! paths (a package is copied to every device; seed 002, "marketplace agent must not contain").
 //!
-//! It looks for what is unambiguous, so a real skill is not refused for a word that merely looks
-//! like a key: private-key files and PEM private-key blocks; API tokens by their published
-//! formats (Anthropic and OpenAI `sk-`, GitHub `ghp_`/`github_pat_`, Slack `xox?-`/`xapp-`, AWS
-//! `AKIA`, Google `AIza`, GitLab `glpat-`, Telegram bot tokens), each long enough and mixing
-//! letters and digits so placeholders such as `sk-XXXX…` pass; and home folders of a developer's
-//! machine (`/home/<name>/`, `/Users/<name>/`, `C:\Users\<name>\`). Device paths such as `/root/…`
-//! or `/usr/local/…` are what skills are meant to name and are allowed. Binary files are not
-//! scanned. A finding names the file and line, never the secret.
+//! Secrets are found by the rule set in [`super::secrets`] (private keys, JWTs, bearer and basic
+//! authorization headers, Slack and Discord webhook URLs, password assignments, AWS and Google
+//! keys, GitHub, GitLab, Slack, Telegram, OpenAI, Anthropic, Stripe and npm tokens), and files
+//! whose name makes them credentials (`id_rsa`, `.netrc`, …) are refused whatever they hold.
+//! Home folders of a developer's machine (`/home/<name>/`, `/Users/<name>/`, `C:\Users\<name>\`)
+//! are refused too; device paths such as `/root/…` or `/usr/local/…` are what skills are meant to
+//! name and are allowed. Binary files are not scanned. A finding names the file, the line and the
+//! rule, never the secret.
 
 /// Why a package was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,14 +17,20 @@ pub struct Finding {
     /// 1-based; 0 when the finding is about the file as a whole.
     pub line: usize,
     pub what: &'static str,
+    /// The rule's id (`jwt`, `developer-home-path`, `credentials-file`).
+    pub rule: &'static str,
 }
 
 impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.line == 0 {
-            write!(f, "{} is {}", self.path, self.what)
+            write!(f, "{} is {} (rule {})", self.path, self.what, self.rule)
         } else {
-            write!(f, "{} line {} holds {}", self.path, self.line, self.what)
+            write!(
+                f,
+                "{} line {} holds {} (rule {})",
+                self.path, self.line, self.what, self.rule
+            )
         }
     }
 }
@@ -39,25 +45,6 @@ const SECRET_FILES: &[&str] = &[
     ".pgpass",
 ];
 
-/// Token prefixes and the least number of token characters that must follow.
-const TOKENS: &[(&str, usize, &str)] = &[
-    ("sk-ant-", 20, "an Anthropic API key"),
-    ("sk-proj-", 20, "an OpenAI API key"),
-    ("sk-", 32, "an API key (sk-…)"),
-    ("github_pat_", 22, "a GitHub token"),
-    ("ghp_", 36, "a GitHub token"),
-    ("gho_", 36, "a GitHub token"),
-    ("ghu_", 36, "a GitHub token"),
-    ("ghs_", 36, "a GitHub token"),
-    ("xoxb-", 10, "a Slack token"),
-    ("xoxp-", 10, "a Slack token"),
-    ("xoxa-", 10, "a Slack token"),
-    ("xapp-", 10, "a Slack token"),
-    ("AKIA", 16, "an AWS access key"),
-    ("AIza", 35, "a Google API key"),
-    ("glpat-", 20, "a GitLab token"),
-];
-
 /// Checks one file of a package.
 pub fn scan(path: &str, content: &[u8]) -> Option<Finding> {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -66,6 +53,7 @@ pub fn scan(path: &str, content: &[u8]) -> Option<Finding> {
             path: path.to_string(),
             line: 0,
             what: "a private key or credentials file",
+            rule: "credentials-file",
         });
     }
     let head = &content[..content.len().min(8192)];
@@ -73,80 +61,25 @@ pub fn scan(path: &str, content: &[u8]) -> Option<Finding> {
         return None;
     }
     let text = String::from_utf8_lossy(content);
-    for (i, line) in text.lines().enumerate() {
-        if let Some(what) = scan_line(line) {
-            return Some(Finding {
-                path: path.to_string(),
-                line: i + 1,
-                what,
-            });
-        }
+    let line_of = |at: usize| text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+    let secret = super::secrets::find(path, &text).map(|hit| Finding {
+        path: path.to_string(),
+        line: line_of(hit.at),
+        what: hit.rule.what,
+        rule: hit.rule.id,
+    });
+    let home = text.lines().enumerate().find_map(|(i, line)| {
+        machine_path(line).map(|what| Finding {
+            path: path.to_string(),
+            line: i + 1,
+            what,
+            rule: "developer-home-path",
+        })
+    });
+    match (secret, home) {
+        (Some(a), Some(b)) => Some(if b.line < a.line { b } else { a }),
+        (a, b) => a.or(b),
     }
-    None
-}
-
-fn is_token_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
-}
-
-/// Whether `line[at..]` starts a word (nothing token-like just before it).
-fn at_boundary(line: &[u8], at: usize) -> bool {
-    at == 0 || !is_token_char(line[at - 1])
-}
-
-/// The run of token characters from `from`, and whether it mixes letters and digits.
-fn token_run(line: &[u8], from: usize) -> (usize, bool) {
-    let run = line[from..]
-        .iter()
-        .take_while(|&&b| is_token_char(b))
-        .count();
-    let s = &line[from..from + run];
-    let mixed = s.iter().any(u8::is_ascii_digit) && s.iter().any(u8::is_ascii_alphabetic);
-    (run, mixed)
-}
-
-fn scan_line(line: &str) -> Option<&'static str> {
-    if line.contains("-----BEGIN") && line.contains("PRIVATE KEY") {
-        return Some("a private key");
-    }
-    let b = line.as_bytes();
-    for (prefix, min, what) in TOKENS {
-        let mut from = 0;
-        while let Some(pos) = line[from..].find(prefix) {
-            let at = from + pos;
-            let (run, mixed) = token_run(b, at + prefix.len());
-            if at_boundary(b, at) && run >= *min && mixed {
-                return Some(what);
-            }
-            from = at + prefix.len();
-        }
-    }
-    if telegram_token(b) {
-        return Some("a Telegram bot token");
-    }
-    machine_path(line)
-}
-
-/// `<8-10 digits>:<35 token characters>`.
-fn telegram_token(b: &[u8]) -> bool {
-    for (i, &c) in b.iter().enumerate() {
-        if c != b':' {
-            continue;
-        }
-        let digits = b[..i]
-            .iter()
-            .rev()
-            .take_while(|d| d.is_ascii_digit())
-            .count();
-        if !(8..=10).contains(&digits) || !at_boundary(b, i - digits) {
-            continue;
-        }
-        let run = b[i + 1..].iter().take_while(|&&x| is_token_char(x)).count();
-        if run == 35 {
-            return true;
-        }
-    }
-    false
 }
 
 fn machine_path(line: &str) -> Option<&'static str> {
@@ -176,53 +109,64 @@ mod tests {
     use super::*;
 
     fn hit(text: &str) -> Option<&'static str> {
-        scan("x.md", text.as_bytes()).map(|f| f.what)
+        scan("x.md", text.as_bytes()).map(|f| f.rule)
     }
 
     #[test]
-    fn finds_keys_tokens_and_machine_paths() {
-        assert_eq!(
-            hit("-----BEGIN OPENSSH PRIVATE KEY-----"),
-            Some("a private key")
-        );
-        assert_eq!(
-            hit("key = \"sk-ant-api03-abcDEF1234567890abcdefXYZ\""),
-            Some("an Anthropic API key")
-        );
-        assert_eq!(
-            hit("OPENAI=sk-9f8e7d6c5b4a39281706f5e4d3c2b1a0ffee"),
-            Some("an API key (sk-…)")
-        );
-        assert_eq!(
-            hit("token: ghp_0123456789abcdefghijABCDEFGHIJ012345"),
-            Some("a GitHub token")
-        );
-        assert_eq!(hit("AKIAIOSFODNN7EXAMPLE"), Some("an AWS access key"));
-        assert_eq!(
-            hit("bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1 x"),
-            Some("a Telegram bot token")
-        );
+    fn finds_secrets_by_rule_and_machine_paths_and_names_the_line() {
         assert_eq!(
             hit("python3 /home/alice/dev/skill/run.py"),
-            Some("an absolute path on a developer's machine")
+            Some("developer-home-path")
         );
-        assert_eq!(
-            hit("see /Users/bob/Library/x"),
-            Some("an absolute path on a developer's machine")
-        );
+        assert_eq!(hit("see /Users/bob/Library/x"), Some("developer-home-path"));
         let f = scan("scripts/a.py", b"ok\nx = 'xoxb-1234-5678-abcdefghij'\n").unwrap();
-        assert_eq!((f.path.as_str(), f.line), ("scripts/a.py", 2));
-        assert_eq!(scan("keys/id_ed25519", b"").unwrap().line, 0);
+        assert_eq!(
+            (f.path.as_str(), f.line, f.rule),
+            ("scripts/a.py", 2, "slack-token")
+        );
+        let shown = f.to_string();
+        assert_eq!(
+            shown,
+            "scripts/a.py line 2 holds a Slack token (rule slack-token)"
+        );
+        assert!(
+            !shown.contains("xoxb-1234"),
+            "a finding never quotes the secret"
+        );
+        let f = scan("keys/id_ed25519", b"").unwrap();
+        assert_eq!((f.line, f.rule), (0, "credentials-file"));
+        // A private key in a JSON string is found on the line where it starts.
+        let f = scan("a.json", b"{\n \"k\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4\\n-----END PRIVATE KEY-----\"\n}").unwrap();
+        assert_eq!((f.line, f.rule), (2, "private-key"));
+    }
+
+    /// The seed's scan let these through: a JWT, an `Authorization: Bearer` value, a Slack
+    /// webhook URL and a `password = "…"` assignment.
+    #[test]
+    fn regression_the_package_check_let_jwts_bearer_tokens_webhooks_and_passwords_through() {
+        for (text, rule) in [
+            (
+                "token = eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+                "jwt",
+            ),
+            (
+                "Authorization: Bearer 4f8a9c2e7b1d4a6f9e3c8b2a7d5f1e0c",
+                "authorization-bearer",
+            ),
+            (
+                "https://hooks.slack.com/services/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",
+                "slack-webhook-url",
+            ),
+            ("password = \"hunter2!\"", "password-assignment"),
+        ] {
+            assert_eq!(hit(text), Some(rule), "{text}");
+        }
     }
 
     #[test]
     fn leaves_ordinary_skill_text_alone() {
         for ok in [
             "Run `python3 /root/.openclaw/workspace/skills/audio/play.py`",
-            "Set API key: sk-your-key-here",
-            "sk-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
-            "the desk-lamp-controller-with-a-very-long-name-1234567890 is fine",
-            "time 12:30:45 and ratio 1234567890:1",
             "files live in /home/<user>/ on a laptop",
             "logs under /usr/local/lib/os-runtimes/",
         ] {

@@ -1,10 +1,18 @@
 //! The skills state file, `/var/lib/osctl/skills.json`: what osctl installed, per runtime.
 //!
 //! ```json
-//! {"schema": 1, "runtimes": {"openclaw": {
+//! {"schema": 1,
+//!  "signed": {"<signing key, base64>": {"sequence": 42, "payload_sha256": "<hex>"}},
+//!  "runtimes": {"openclaw": {
 //!    "skills": {"audio": {"version": "0123456789ab", "hash": "<FolderHash>"}},
 //!    "hooks": {"turn-gate": {"hash": "<FolderHash>"}}}}}
 //! ```
+//!
+//! `signed` keeps, per signing key, the newest signed metadata document osctl accepted: a
+//! document with a lower `sequence` (a replayed older release, whose zips are older too) is
+//! refused, and so is one that reuses the sequence with other content. It is recorded as soon as
+//! a document is accepted, even when its downloads then fail, so an older document cannot be
+//! slipped in between. A new key starts its own record.
 //!
 //! A skill's `version` is advanced only after its download was verified and its folder swapped
 //! into place (spec section 10 item 4), so a failed download is retried by the next sync. The
@@ -17,6 +25,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::metadata::Sequence;
 use crate::apply::lock::STATE_DIR;
 use crate::error::{Error, Result};
 use crate::plan::Draft;
@@ -34,6 +43,9 @@ pub fn path() -> DevPath {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkillsState {
     pub schema: u32,
+    /// The newest signed document accepted, per signing key (base64, as bootstrap.json has it).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub signed: BTreeMap<String, Sequence>,
     #[serde(default)]
     pub runtimes: BTreeMap<RuntimeId, RuntimeState>,
 }
@@ -95,6 +107,40 @@ impl SkillsState {
         Ok(state)
     }
 
+    /// Refuses a signed document older than (or different from, at the same sequence) the newest
+    /// one accepted with `key`; otherwise records it as the newest.
+    pub fn accept(&mut self, key: &str, got: &Sequence, url: &str) -> Result<()> {
+        let key = key.trim().to_string();
+        if let Some(seen) = self.signed.get(&key) {
+            let hint = format!(
+                "a CDN, a mirror or a cache is serving an older release than this device already accepted; nothing was installed; osctl's record is in {}",
+                path()
+            );
+            if got.sequence < seen.sequence {
+                return Err(Error::input(
+                    "metadata_downgrade",
+                    format!(
+                        "refused the skills metadata at {url}: its signed sequence {} is older than {}, which this device already accepted",
+                        got.sequence, seen.sequence
+                    ),
+                )
+                .hint(hint));
+            }
+            if got.sequence == seen.sequence && got.payload_sha256 != seen.payload_sha256 {
+                return Err(Error::input(
+                    "metadata_downgrade",
+                    format!(
+                        "refused the skills metadata at {url}: its signed sequence {} was accepted before with other content",
+                        got.sequence
+                    ),
+                )
+                .hint("every signed release needs a sequence of its own, higher than the last; nothing was installed"));
+            }
+        }
+        self.signed.insert(key, got.clone());
+        Ok(())
+    }
+
     pub fn runtime(&self, rt: RuntimeId) -> RuntimeState {
         self.runtimes.get(&rt).cloned().unwrap_or_default()
     }
@@ -110,6 +156,29 @@ impl SkillsState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_older_or_reused_sequence_is_refused_and_a_newer_one_recorded() {
+        let seq = |n: u64, h: &str| Sequence {
+            sequence: n,
+            payload_sha256: h.into(),
+        };
+        let mut s = SkillsState::default();
+        s.accept("K", &seq(5, "a"), "u").unwrap();
+        s.accept("K", &seq(5, "a"), "u").unwrap();
+        assert_eq!(
+            s.accept("K", &seq(4, "b"), "u").unwrap_err().code,
+            "metadata_downgrade"
+        );
+        assert_eq!(
+            s.accept("K", &seq(5, "b"), "u").unwrap_err().code,
+            "metadata_downgrade"
+        );
+        assert_eq!(s.signed["K"], seq(5, "a"), "a refusal records nothing");
+        s.accept("K", &seq(6, "c"), "u").unwrap();
+        assert_eq!(s.signed["K"], seq(6, "c"));
+        s.accept("other key", &seq(1, "d"), "u").unwrap();
+    }
 
     #[test]
     fn round_trips_and_omits_defaults() {

@@ -1,24 +1,37 @@
-//! One pass of the skill watcher (`osctl skills sync`), for one runtime.
+//! One pass of the skill watcher (`osctl skills sync`), for one runtime, in two phases.
 //!
-//! 1. Fetch the metadata (bounded; verified when bootstrap.json has a signing key). A failure
+//! [`fetch`], **without the device lock** (a slow CDN must not hold every other command at exit
+//! 6; each request has one deadline for the whole transfer, `--timeout`):
+//!
+//! 1. Fetch the metadata (bounded; verified when bootstrap.json has a signing key, and then
+//!    refused when it is older than the newest signed document this device accepted). A failure
 //!    here stops the pass before anything is touched.
 //! 2. Select: each listed skill the device supports (catalog gate) whose version differs from the
 //!    recorded one, or whose folder has gone.
-//! 3. For each, independently: download (capped, with a stall timeout and a progress bar on a
-//!    terminal), check the sha256 against the version **before** opening the zip, unpack in
-//!    memory refusing unsafe entries, run the package check, honour the skill's own `skill.json`,
-//!    stage it. A failure is recorded for that skill and the others go on.
-//! 4. Swap the staged skills in ([`super::install`]: atomic per folder), then plan the rest:
-//!    prunes, openclaw's hooks and their registration, and last the state file, which records a
-//!    new version only for skills that were swapped in. The caller applies that plan (journaled).
+//! 3. For each, independently: download (in memory, capped) with a progress bar on a terminal,
+//!    check the sha256 against the version (and the signed sha256) **before** opening the zip,
+//!    unpack refusing unsafe entries, run the package check, honour the skill's own
+//!    `skill.json`, and write it into the runtime's private staging folder ([`super::install`]). A failure is recorded
+//!    for that skill and the others go on. openclaw's hooks are downloaded and checked too.
+//!
+//! [`land`], **under the device lock**, from a fresh read of the state file:
+//!
+//! 4. The freshness check again (another sync may have accepted a newer document meanwhile), the
+//!    selection again (what phase one saw may have changed), each staged folder (made durable with
+//!    one `syncfs` at the end of phase one) checked against the hash of what was unpacked, then
+//!    swapped in (atomic per folder). Then the rest is
+//!    planned: prunes, openclaw's hooks and their registration, and last the state file, which
+//!    records a new version only for skills that were swapped in (and the signed document's
+//!    sequence). The caller applies that plan (journaled).
 //! 5. The update prompt lists the skills whose FolderHash changed (a folder that did not exist
 //!    counts as changed, as upstream); it is `None` when nothing changed.
 //!
-//! Steps 3-4's downloads and swaps are the only device changes made outside the plan; with
-//! `--dry-run` or `--check` ([`SyncOptions::preview`]) the pass downloads no zip and changes
-//! nothing, and the plan shows the state file as it would be recorded.
+//! The swaps in step 4 are the only device changes made outside the plan; with `--dry-run` or
+//! `--check` ([`SyncOptions::preview`]) the pass downloads no zip and changes nothing, and the
+//! plan shows the state file as it would be recorded.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -32,12 +45,12 @@ use crate::system::fs::RootFs;
 use crate::system::http::Http;
 use crate::system::path::DevPath;
 
-use super::archive::{self, Entry, MAX_UNPACKED_BYTES};
+use super::archive::{self, MAX_UNPACKED_BYTES, as_tree};
 use super::catalog::{SkillJson, catalog};
 use super::hash::{folder_hash, tree_hash};
 use super::hooks::{self, HookReport, HookTarget};
 use super::install::Staging;
-use super::metadata::{self, Listed, Trust};
+use super::metadata::{self, Listed, Metadata, Trust, Wanted};
 use super::state::{RuntimeState, SkillRecord, SkillsState};
 use super::{Problem, package, prompt, prune};
 
@@ -52,6 +65,8 @@ pub struct SyncOptions {
     pub metadata_url: Option<String>,
     /// `--dry-run` / `--check`: download no zip, change nothing.
     pub preview: bool,
+    /// How long to wait for another sync of the same runtime (`--lock-timeout`).
+    pub lock_timeout: Duration,
 }
 
 /// What happened to one skill.
@@ -84,6 +99,21 @@ impl SkillReport {
             error: None,
         }
     }
+
+    fn fail(&mut self, problem: Problem) {
+        self.action = "failed";
+        self.changed = false;
+        self.error = Some(problem);
+    }
+}
+
+/// A skill or hook that did not land, and why.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct NotLanded {
+    /// The skill's name, or `hook:<name>`.
+    pub name: String,
+    pub code: &'static str,
+    pub message: String,
 }
 
 /// The outcome of a pass.
@@ -93,31 +123,66 @@ pub struct SyncReport {
     pub skills_dir: String,
     pub metadata_url: String,
     pub signature: Trust,
+    /// The signed document's sequence (recorded as the newest accepted); `null` unsigned.
+    pub sequence: Option<u64>,
     pub skills: Vec<SkillReport>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hooks: Vec<HookReport>,
     /// Skills whose content changed, in name order.
     pub updated: Vec<String>,
+    /// Skills and hooks whose change lands with this run (installed, updated, pruned, removed;
+    /// hooks as `hook:<name>`), once the plan is applied. Empty for a preview.
+    pub landed: Vec<String>,
+    /// Skills and hooks that failed; each keeps what was installed before.
+    pub not_landed: Vec<NotLanded>,
     /// The update prompt for the agent; `null` when nothing changed.
     pub prompt: Option<String>,
     pub failed: usize,
+    /// Skills already swapped into place (outside the plan) when [`land`] returned.
+    #[serde(skip)]
+    pub swapped: Vec<String>,
 }
 
 /// One skill to download.
+#[derive(Clone, Debug)]
 struct Pending {
     name: String,
-    version: String,
+    wanted: Wanted,
     previous: Option<SkillRecord>,
 }
 
-/// Runs one pass; returns the plan (prunes, hooks, state file) and the report.
-pub fn run(
+/// What phase one made of a pending skill.
+enum Outcome {
+    /// A preview: nothing downloaded.
+    Previewed,
+    Failed(Problem),
+    /// Its own skill.json rules the device out.
+    Refused(String),
+    /// Verified and staged; the FolderHash of what was unpacked.
+    Staged(String),
+}
+
+/// What [`fetch`] gathered, for [`land`].
+pub struct Fetched {
+    url: String,
+    key: Option<String>,
+    meta: Metadata,
+    caps: Vec<String>,
+    skills_dir: DevPath,
+    downloads: Vec<(Pending, Outcome)>,
+    hooks: Vec<hooks::Fetched>,
+    /// Holds the runtime's staging lock until [`land`] has swapped the skills in.
+    staging: Option<Staging>,
+}
+
+/// Phase one, without the device lock: the metadata, the downloads into staging, the hooks.
+pub fn fetch(
     fs: &RootFs,
     device: &Device,
     http: &Http,
     opts: &SyncOptions,
     out: &Printer,
-) -> Result<(Plan, SyncReport)> {
+) -> Result<Fetched> {
     let rt = opts.runtime.spec();
     let skills_dir = device.layout.path(rt.skills.dir);
     let caps = device.robot.capabilities.clone();
@@ -139,7 +204,10 @@ pub fn run(
             .hint("pass --metadata-url URL, or provision bootstrap.json; nothing was written"));
         }
     };
-    let key = bootstrap.as_ref().and_then(Bootstrap::signing_public_key);
+    let key = bootstrap
+        .as_ref()
+        .and_then(Bootstrap::signing_public_key)
+        .map(str::to_string);
     let body = http
         .get(&url, MAX_METADATA_BYTES, &mut |_, _| {})
         .map_err(|e| {
@@ -153,45 +221,157 @@ pub fn run(
             };
             e.into_error().hint(hint)
         })?;
-    let meta = metadata::parse(&body, &url, key)?;
-    let cdn = metadata::cdn_base(&url);
+    let meta = metadata::parse(&body, &url, key.as_deref())?;
     let mut state = SkillsState::load(fs)?;
-    let mut rstate = state.runtime(opts.runtime);
+    // An older signed document is refused before anything is downloaded (and again under the
+    // lock, against the state as it is then).
+    if let (Some(k), Some(seq)) = (&key, &meta.sequence) {
+        state.accept(k, seq, &url)?;
+    }
+    let cdn = metadata::cdn_base(&url);
+    let rstate = state.runtime(opts.runtime);
+    let (_, pending) = select(fs, &skills_dir, &meta.skills, &caps, &rstate)?;
+    let hooks = if rt.id == RuntimeId::Openclaw {
+        hooks::fetch(http, &cdn, &caps, meta.hooks.as_ref())
+    } else {
+        Vec::new()
+    };
+    let mut downloads = Vec::new();
+    let mut staging = None;
+    if opts.preview {
+        downloads = pending
+            .into_iter()
+            .map(|p| (p, Outcome::Previewed))
+            .collect();
+    } else if pending.is_empty() {
+        Staging::sweep(fs, &skills_dir, opts.runtime)?;
+    } else {
+        let st = Staging::open(fs, &skills_dir, opts.runtime, opts.lock_timeout)?;
+        for p in pending {
+            let outcome = download(&st, http, out, &cdn, &caps, &p);
+            downloads.push((p, outcome));
+        }
+        // Made durable before the device lock is taken: the lock then covers only the check
+        // and the swap.
+        if downloads
+            .iter()
+            .any(|(_, o)| matches!(o, Outcome::Staged(_)))
+        {
+            st.sync().map_err(|e| Error::io("sync", &st.dev, &e))?;
+        }
+        staging = Some(st);
+    }
+    Ok(Fetched {
+        url,
+        key,
+        meta,
+        caps,
+        skills_dir,
+        downloads,
+        hooks,
+        staging,
+    })
+}
 
+/// Phase two, under the device lock: verify and swap the staged skills in, and plan the rest
+/// (prunes, hooks, the state file). Returns the plan and the report.
+pub fn land(
+    fs: &RootFs,
+    device: &Device,
+    fetched: Fetched,
+    opts: &SyncOptions,
+) -> Result<(Plan, SyncReport)> {
+    let rt = opts.runtime.spec();
+    let Fetched {
+        url,
+        key,
+        meta,
+        caps,
+        skills_dir,
+        downloads,
+        hooks: fetched_hooks,
+        staging,
+    } = fetched;
+    let mut state = SkillsState::load(fs)?;
+    let signed_before = state.signed.clone();
+    if let (Some(k), Some(seq)) = (&key, &meta.sequence) {
+        state.accept(k, seq, &url)?;
+    }
+    let mut rstate = state.runtime(opts.runtime);
     let mut draft = Draft::new(fs);
     for w in &meta.warnings {
         draft.warn(w.clone());
     }
+    // What phase one saw may have changed while it downloaded: select again.
     let (mut reports, pending) = select(fs, &skills_dir, &meta.skills, &caps, &rstate)?;
-    if opts.preview {
-        for p in &pending {
-            let mut r = report_pending(p);
-            r.changed = true;
-            reports.push(r);
-            rstate.skills.insert(
-                p.name.clone(),
-                SkillRecord {
-                    version: p.version.clone(),
-                    hash: None,
-                    installed: true,
-                },
-            );
+    let mut pending: BTreeMap<String, Pending> =
+        pending.into_iter().map(|p| (p.name.clone(), p)).collect();
+    let mut staged = Vec::new();
+    for (p, outcome) in downloads {
+        if pending.remove(&p.name).is_none() {
+            // Up to date now (another run installed it): `select` reported it.
+            if let Some(st) = &staging {
+                st.discard(&p.name);
+            }
+            continue;
         }
-    } else {
-        Staging::sweep(fs, &skills_dir, opts.runtime)?;
-        if !pending.is_empty() {
-            reports.extend(install(
-                fs,
-                http,
-                out,
-                &skills_dir,
-                &cdn,
-                &caps,
-                &pending,
-                opts,
-                &mut rstate,
-            )?);
+        let mut report = report_pending(&p);
+        match outcome {
+            Outcome::Previewed => {
+                report.changed = true;
+                rstate.skills.insert(
+                    p.name.clone(),
+                    SkillRecord {
+                        version: p.wanted.version.clone(),
+                        hash: None,
+                        installed: true,
+                    },
+                );
+                reports.push(report);
+            }
+            Outcome::Failed(problem) => {
+                report.fail(problem);
+                reports.push(report);
+            }
+            Outcome::Refused(reason) => {
+                report.action = "unsupported";
+                report.reason = Some(reason);
+                rstate.skills.insert(
+                    p.name.clone(),
+                    SkillRecord {
+                        version: p.wanted.version.clone(),
+                        hash: None,
+                        installed: false,
+                    },
+                );
+                reports.push(report);
+            }
+            Outcome::Staged(hash) => staged.push((p, report, hash)),
         }
+    }
+    for (name, p) in pending {
+        let mut report = report_pending(&p);
+        report.fail(Problem::new(
+            "changed_underfoot",
+            format!(
+                "{name} changed in {skills_dir} while osctl downloaded; the next sync installs it"
+            ),
+        ));
+        reports.push(report);
+    }
+    let mut swapped = Vec::new();
+    if let (Some(st), false) = (&staging, staged.is_empty()) {
+        swapped = swap(st, &skills_dir, staged, &mut reports, &mut rstate)?;
+    }
+    if let Some(st) = staging {
+        st.finish().map_err(|e| {
+            let err = Error::io("sync", &skills_dir, &e);
+            if swapped.is_empty() {
+                err
+            } else {
+                partly(err, &swapped)
+            }
+        })?;
     }
     for pruned in plan_prune(
         &mut draft,
@@ -205,7 +385,9 @@ pub fn run(
         reports.retain(|r| r.name != pruned.name || r.error.is_some());
         reports.push(pruned);
     }
-    let hook_reports = if rt.id == RuntimeId::Openclaw {
+    let hook_reports = if fetched_hooks.is_empty() {
+        Vec::new()
+    } else {
         let target = HookTarget {
             hooks_dir: device.layout.path(rt.workspace).join("hooks"),
             openclaw_json: device.layout.path(
@@ -213,15 +395,11 @@ pub fn run(
                     .expect("openclaw has openclaw.json")
                     .loc,
             ),
-            cdn: &cdn,
-            caps: &caps,
             unit: rt.unit,
         };
-        hooks::plan(&mut draft, http, &target, &mut rstate)?
-    } else {
-        Vec::new()
+        hooks::plan(&mut draft, &target, &fetched_hooks, &mut rstate)?
     };
-    if state.runtimes.get(&opts.runtime) != Some(&rstate) {
+    if state.runtimes.get(&opts.runtime) != Some(&rstate) || state.signed != signed_before {
         state.runtimes.insert(opts.runtime, rstate);
         state.plan_write(&mut draft)?;
     }
@@ -237,13 +415,40 @@ pub fn run(
         .prompt_prefix
         .map(str::to_string)
         .unwrap_or_else(|| skills_dir.to_string());
-    let failed = reports.iter().filter(|r| r.error.is_some()).count()
-        + hook_reports.iter().filter(|r| r.error.is_some()).count();
+    let mut landed = Vec::new();
+    let mut not_landed = Vec::new();
+    for r in &reports {
+        match &r.error {
+            Some(e) => not_landed.push(NotLanded {
+                name: r.name.clone(),
+                code: e.code,
+                message: e.message.clone(),
+            }),
+            None if !opts.preview && matches!(r.action, "install" | "update" | "prune") => {
+                landed.push(r.name.clone())
+            }
+            None => {}
+        }
+    }
+    for h in &hook_reports {
+        match &h.error {
+            Some(e) => not_landed.push(NotLanded {
+                name: format!("hook:{}", h.name),
+                code: e.code,
+                message: e.message.clone(),
+            }),
+            None if !opts.preview && matches!(h.action, "install" | "update" | "remove") => {
+                landed.push(format!("hook:{}", h.name))
+            }
+            None => {}
+        }
+    }
     let report = SyncReport {
         runtime: opts.runtime,
         skills_dir: skills_dir.to_string(),
         metadata_url: url,
         signature: meta.trust,
+        sequence: meta.sequence.map(|s| s.sequence),
         prompt: if opts.preview {
             None
         } else {
@@ -252,9 +457,79 @@ pub fn run(
         skills: reports,
         hooks: hook_reports,
         updated,
-        failed,
+        failed: not_landed.len(),
+        landed,
+        not_landed,
+        swapped,
     };
     Ok((draft.finish(), report))
+}
+
+/// An error after some skills were already swapped in: partly applied (exit 5), naming them.
+pub fn partly(err: Error, swapped: &[String]) -> Error {
+    let mut e = err.with_exit(PARTLY_APPLIED);
+    e.causes.push(format!(
+        "these skills were already swapped into place and stay: {} (their versions are not recorded, so the next sync downloads them again)",
+        swapped.join(", ")
+    ));
+    e
+}
+
+/// Exit 5: some changes landed and some did not.
+pub const PARTLY_APPLIED: crate::error::Exit = crate::error::Exit::RollbackIncomplete;
+
+/// Checks each staged folder (made durable by [`fetch`]) against what was unpacked, and swaps
+/// the skills in; returns the names swapped.
+fn swap(
+    st: &Staging,
+    skills_dir: &DevPath,
+    staged: Vec<(Pending, SkillReport, String)>,
+    reports: &mut Vec<SkillReport>,
+    rstate: &mut RuntimeState,
+) -> Result<Vec<String>> {
+    let mut ready = Vec::new();
+    for (p, mut report, hash) in staged {
+        // Staging is private to this user, but it was written before the lock was taken: what is
+        // swapped in is what was checked, byte for byte.
+        if folder_hash(&st.staged_path(&p.name)).as_deref() != Some(hash.as_str()) {
+            report.fail(Problem::new(
+                "staging_changed",
+                format!(
+                    "the staged copy of {} in {} changed after it was checked",
+                    p.name, st.dev
+                ),
+            ));
+            reports.push(report);
+            continue;
+        }
+        let old_hash = folder_hash(&st.target_path(&p.name));
+        let recorded = p.previous.as_ref().and_then(|r| r.hash.clone());
+        report.changed =
+            old_hash.as_deref() != Some(hash.as_str()) || recorded.is_some_and(|h| h != hash);
+        ready.push((p, report, hash));
+    }
+    let mut swapped = Vec::new();
+    for (p, mut report, hash) in ready {
+        match st.swap_in(&p.name) {
+            Ok(()) => {
+                rstate.skills.insert(
+                    p.name.clone(),
+                    SkillRecord {
+                        version: p.wanted.version.clone(),
+                        hash: Some(hash),
+                        installed: true,
+                    },
+                );
+                swapped.push(p.name.clone());
+            }
+            Err(e) => report.fail(Problem::new(
+                "io_error",
+                format!("cannot move {} into {skills_dir}: {e}", p.name),
+            )),
+        }
+        reports.push(report);
+    }
+    Ok(swapped)
 }
 
 fn report_pending(p: &Pending) -> SkillReport {
@@ -266,7 +541,7 @@ fn report_pending(p: &Pending) -> SkillReport {
             "install"
         },
     );
-    r.version = Some(p.version.clone());
+    r.version = Some(p.wanted.version.clone());
     r.previous = p.previous.as_ref().map(|r| r.version.clone());
     r
 }
@@ -283,15 +558,16 @@ fn select(
     let mut reports = Vec::new();
     let mut pending = Vec::new();
     for (name, entry) in listed {
-        let version = match entry {
+        let wanted = match entry {
             Listed::Invalid(why) => {
                 let mut r = SkillReport::new(name, "failed");
                 r.error = Some(Problem::new("bad_metadata_entry", why.clone()));
                 reports.push(r);
                 continue;
             }
-            Listed::Version(v) => v,
+            Listed::Skill(w) => w,
         };
+        let version = &wanted.version;
         let record = rstate.skills.get(name);
         if !cat.supports(name, caps) {
             let mut r = SkillReport::new(name, "unsupported");
@@ -318,7 +594,7 @@ fn select(
         }
         pending.push(Pending {
             name: name.clone(),
-            version: version.clone(),
+            wanted: wanted.clone(),
             previous: record.cloned(),
         });
     }
@@ -341,122 +617,44 @@ fn unsupported_reason(name: &str, caps: &[String]) -> String {
     )
 }
 
-/// A skill that passed every check and is staged.
-struct Staged {
-    report: SkillReport,
-    record: SkillRecord,
-}
-
-/// Downloads, verifies and stages every pending skill, then swaps them in.
-#[allow(clippy::too_many_arguments)]
-fn install(
-    fs: &RootFs,
+/// Downloads one skill, runs every check on it, and stages its folder.
+fn download(
+    st: &Staging,
     http: &Http,
     out: &Printer,
-    skills_dir: &DevPath,
     cdn: &str,
     caps: &[String],
-    pending: &[Pending],
-    opts: &SyncOptions,
-    rstate: &mut RuntimeState,
-) -> Result<Vec<SkillReport>> {
-    let staging = Staging::new(fs, skills_dir, opts.runtime)?;
-    let mut reports = Vec::new();
-    let mut staged = Vec::new();
-    for p in pending {
-        let mut report = report_pending(p);
-        match fetch_and_check(http, out, cdn, p) {
-            Err(problem) => {
-                report.action = "failed";
-                report.error = Some(problem);
-                reports.push(report);
-            }
-            Ok(entries) => {
-                let refusal = archive::skill_json(&entries)
-                    .and_then(|b| serde_json::from_slice::<SkillJson>(b).ok())
-                    .and_then(|j| j.refuses(caps));
-                if let Some(reason) = refusal {
-                    report.action = "unsupported";
-                    report.reason = Some(reason);
-                    rstate.skills.insert(
-                        p.name.clone(),
-                        SkillRecord {
-                            version: p.version.clone(),
-                            hash: None,
-                            installed: false,
-                        },
-                    );
-                    reports.push(report);
-                    continue;
-                }
-                if let Err(e) = staging.stage(&p.name, &entries) {
-                    report.action = "failed";
-                    report.error = Some(Problem::new(
-                        "io_error",
-                        format!("cannot stage {} in {}: {e}", p.name, staging.dev),
-                    ));
-                    reports.push(report);
-                    continue;
-                }
-                let tree: Vec<(&str, Option<&[u8]>)> = entries
-                    .iter()
-                    .map(|e| (e.path.as_str(), e.content.as_deref()))
-                    .collect();
-                let new_hash = tree_hash(&tree);
-                let old_hash = folder_hash(&fs.host(&skills_dir.join(&p.name))?);
-                let recorded = p.previous.as_ref().and_then(|r| r.hash.clone());
-                report.changed = old_hash.as_deref() != Some(new_hash.as_str())
-                    || recorded.is_some_and(|h| h != new_hash);
-                staged.push(Staged {
-                    report,
-                    record: SkillRecord {
-                        version: p.version.clone(),
-                        hash: Some(new_hash),
-                        installed: true,
-                    },
-                });
-            }
-        }
+    p: &Pending,
+) -> Outcome {
+    let entries = match download_checked(http, out, cdn, p) {
+        Ok(entries) => entries,
+        Err(problem) => return Outcome::Failed(problem),
+    };
+    let refusal = archive::skill_json(&entries)
+        .and_then(|b| serde_json::from_slice::<SkillJson>(b).ok())
+        .and_then(|j| j.refuses(caps));
+    if let Some(reason) = refusal {
+        return Outcome::Refused(reason);
     }
-    if staged.is_empty() {
-        staging.abandon();
-        return Ok(reports);
+    if let Err(e) = st.stage(&p.name, &entries) {
+        st.discard(&p.name);
+        return Outcome::Failed(Problem::new(
+            "io_error",
+            format!("cannot stage {} in {}: {e}", p.name, st.dev),
+        ));
     }
-    if let Err(e) = staging.sync() {
-        let dev = staging.dev.clone();
-        staging.abandon();
-        return Err(Error::io("sync", &dev, &e));
-    }
-    for s in staged {
-        let mut report = s.report;
-        match staging.swap_in(&report.name) {
-            Ok(()) => {
-                rstate.skills.insert(report.name.clone(), s.record);
-            }
-            Err(e) => {
-                report.action = "failed";
-                report.changed = false;
-                report.error = Some(Problem::new(
-                    "io_error",
-                    format!("cannot move {} into {skills_dir}: {e}", report.name),
-                ));
-            }
-        }
-        reports.push(report);
-    }
-    staging
-        .finish()
-        .map_err(|e| Error::io("sync", skills_dir, &e))?;
-    Ok(reports)
+    Outcome::Staged(tree_hash(&as_tree(&entries)))
 }
 
-/// Downloads one skill and runs every check on it.
-fn fetch_and_check(
+/// The download itself (in memory, at most [`MAX_ZIP_BYTES`]: written to disk it would cost a
+/// device's flash twice the writes, and the filesystem sync before the swap would wait for it),
+/// the version check before the zip is opened, unpacking, the package check.
+fn download_checked(
     http: &Http,
     out: &Printer,
     cdn: &str,
     p: &Pending,
-) -> std::result::Result<Vec<Entry>, Problem> {
+) -> std::result::Result<Vec<archive::Entry>, Problem> {
     let url = format!("{cdn}/skills/{}.zip", p.name);
     let bar = progress_bar(out, &p.name);
     let result = http.get(&url, MAX_ZIP_BYTES, &mut |n, total| {
@@ -471,7 +669,7 @@ fn fetch_and_check(
         b.finish_and_clear();
     }
     let zip = result.map_err(|e| Problem::new(e.code(), e.describe()))?;
-    archive::check_version(&zip, &p.version)?;
+    archive::check_digest(&archive::sha256_hex(&zip), &p.wanted)?;
     let entries = archive::unpack(&zip, MAX_UNPACKED_BYTES)?;
     for e in &entries {
         if let Some(content) = &e.content

@@ -1,9 +1,11 @@
 //! HTTP: the one door osctl uses to reach the network.
 //!
 //! Every request is a bounded `GET`: a cap on the body size (a server that sends more is cut off,
-//! not buffered), a stall timeout (no byte for that long and the request fails), a connect
-//! timeout, and a ceiling on the whole request. Requests carry `Cache-Control: no-cache`, as
-//! upstream's downloader does, so a CDN edge never serves a stale skill list.
+//! not buffered) and one deadline for the whole request, from the connection to the last byte of
+//! the body. A deadline on silence alone is not enough: a server that sends one byte every few
+//! seconds never goes silent, and would hold its caller (and whatever the caller holds) for as
+//! long as it likes. Requests carry `Cache-Control: no-cache`, as upstream's downloader does, so
+//! a CDN edge never serves a stale skill list.
 //!
 //! TLS is rustls with the ring provider (no OpenSSL, so the static binary stays whole). The trust
 //! roots are, in order: the PEM file given with `--ca-file`; else the system's CA bundle (the
@@ -12,13 +14,14 @@
 //! only when an `https` URL is actually fetched, so loopback and plain-HTTP runs pay nothing.
 //!
 //! The client is ureq 3 rather than reqwest: it is synchronous (no hidden async runtime thread
-//! for one request at a time), it has a per-read stall timeout and a body limit built in, and
-//! it is smaller (README "Static builds" has the measured size).
+//! for one request at a time), its global timeout covers the body as well, and it is smaller
+//! (README "Static builds" has the measured size). The body loop checks the deadline too, so it
+//! holds whatever the transport does.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ureq::Agent;
 use ureq::tls::{Certificate, PemItem, RootCerts, TlsConfig};
@@ -33,23 +36,21 @@ const SYSTEM_CA_BUNDLES: &[&str] = &[
     "/etc/ssl/cert.pem",
 ];
 
-/// The longest a single request may take, however steadily the bytes arrive.
-const REQUEST_CEILING: Duration = Duration::from_secs(600);
-
 /// How a client is set up.
 #[derive(Clone, Debug)]
 pub struct HttpOptions {
     /// A PEM file of trusted roots that replaces the system store (`--ca-file`).
     pub ca_file: Option<PathBuf>,
-    /// The longest osctl waits for the server to connect, answer, or send the next bytes.
-    pub stall_timeout: Duration,
+    /// The longest one request may take, whole: connecting, the answer, and every byte of the
+    /// body (`--timeout`).
+    pub timeout: Duration,
 }
 
 impl Default for HttpOptions {
     fn default() -> Self {
         HttpOptions {
             ca_file: None,
-            stall_timeout: Duration::from_secs(30),
+            timeout: Duration::from_secs(30),
         }
     }
 }
@@ -61,7 +62,7 @@ pub enum Failure {
     Status(u16),
     /// The body is larger than the caller allows.
     TooLarge { limit: u64 },
-    /// The server stopped sending, or the request took too long.
+    /// The request did not finish within its deadline (a silent or a trickling server).
     Timeout,
     /// The connection closed before the promised `Content-Length`.
     Truncated,
@@ -165,17 +166,44 @@ impl Http {
         limit: u64,
         progress: &mut dyn FnMut(u64, Option<u64>),
     ) -> std::result::Result<Vec<u8>, HttpError> {
+        let mut body = Vec::new();
+        self.get_to(url, limit, &mut body, progress)?;
+        Ok(body)
+    }
+
+    /// `GET url`, the body written to `sink` as it arrives (at most `limit` bytes); returns the
+    /// number of bytes written. On an error `sink` may hold part of the body: the caller throws
+    /// it away.
+    pub fn get_to(
+        &self,
+        url: &str,
+        limit: u64,
+        sink: &mut dyn Write,
+        progress: &mut dyn FnMut(u64, Option<u64>),
+    ) -> std::result::Result<u64, HttpError> {
+        let deadline = Instant::now() + self.options.timeout;
         let fail = |failure: Failure, detail: String| HttpError {
             url: url.to_string(),
             failure,
             detail,
+        };
+        let within = format!(
+            "the whole transfer, body included, may take at most {} s (--timeout)",
+            self.options.timeout.as_secs_f64()
+        );
+        let classify = |e: ureq::Error| {
+            let mut err = classify(url, e);
+            if err.failure == Failure::Timeout {
+                err.detail = within.clone();
+            }
+            err
         };
         let agent = self.agent(url).map_err(|e| fail(Failure::Network, e))?;
         let mut response = agent
             .get(url)
             .header("Cache-Control", "no-cache")
             .call()
-            .map_err(|e| classify(url, e))?;
+            .map_err(classify)?;
         let status = response.status().as_u16();
         if status != 200 {
             return Err(fail(Failure::Status(status), String::new()));
@@ -185,7 +213,7 @@ impl Http {
             return Err(fail(Failure::TooLarge { limit }, String::new()));
         }
         let mut reader = response.body_mut().as_reader();
-        let mut body = Vec::with_capacity(announced.unwrap_or(0).min(limit) as usize);
+        let mut written = 0u64;
         let mut chunk = vec![0u8; 64 * 1024];
         progress(0, announced);
         loop {
@@ -193,31 +221,33 @@ impl Http {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(classify(url, ureq::Error::from(e))),
+                Err(e) => return Err(classify(ureq::Error::from(e))),
             };
-            if body.len() as u64 + n as u64 > limit {
+            if written + n as u64 > limit {
                 return Err(fail(Failure::TooLarge { limit }, String::new()));
             }
-            body.extend_from_slice(&chunk[..n]);
-            progress(body.len() as u64, announced);
+            sink.write_all(&chunk[..n])
+                .map_err(|e| fail(Failure::Network, format!("cannot keep the body: {e}")))?;
+            written += n as u64;
+            progress(written, announced);
+            // ureq's global timeout covers the body too; this holds even if a transport does not.
+            if Instant::now() > deadline {
+                return Err(fail(Failure::Timeout, within.clone()));
+            }
         }
-        if announced.is_some_and(|n| n != body.len() as u64) {
+        if announced.is_some_and(|n| n != written) {
             return Err(fail(Failure::Truncated, String::new()));
         }
-        Ok(body)
+        Ok(written)
     }
 }
 
 fn build_agent(options: &HttpOptions, roots: RootCerts) -> Agent {
-    let stall = Some(options.stall_timeout);
     Agent::config_builder()
         .http_status_as_error(false)
         .user_agent(concat!("osctl/", env!("CARGO_PKG_VERSION")))
         .max_redirects(5)
-        .timeout_global(Some(REQUEST_CEILING))
-        .timeout_connect(stall)
-        .timeout_recv_response(stall)
-        .timeout_per_read(stall)
+        .timeout_global(Some(options.timeout))
         .tls_config(TlsConfig::builder().root_certs(roots).build())
         .build()
         .into()
@@ -279,6 +309,25 @@ mod tests {
     use std::io::Write;
     use std::net::TcpListener;
 
+    /// Serves one connection: `head`, then the body one byte every `every`, then closes.
+    fn serve_trickle(head: &'static [u8], body_len: usize, every: Duration) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            let _ = s.write_all(head);
+            for _ in 0..body_len {
+                if s.write_all(b"x").and_then(|()| s.flush()).is_err() {
+                    return;
+                }
+                std::thread::sleep(every);
+            }
+        });
+        format!("http://{addr}/x")
+    }
+
     /// Serves one connection with `response` (raw bytes), then stops.
     fn serve_once(response: Vec<u8>, stall: bool) -> String {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -298,7 +347,7 @@ mod tests {
     fn http(stall: u64) -> Http {
         Http::new(HttpOptions {
             ca_file: None,
-            stall_timeout: Duration::from_millis(stall),
+            timeout: Duration::from_millis(stall),
         })
         .unwrap()
     }
@@ -341,6 +390,37 @@ mod tests {
         );
         let err = http(300).get(&stalled, 100, &mut |_, _| {}).unwrap_err();
         assert_eq!(err.failure, Failure::Timeout, "{err:?}");
+    }
+
+    /// A server that never goes silent (one byte every 100 ms of a 6-second body) used to keep
+    /// the request going as long as it liked: the timeout bounded silence only. It now bounds
+    /// the whole transfer.
+    #[test]
+    fn regression_a_trickling_server_held_the_request_past_its_timeout() {
+        let url = serve_trickle(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 60\r\nConnection: close\r\n\r\n",
+            60,
+            Duration::from_millis(100),
+        );
+        let started = Instant::now();
+        let mut sink = Vec::new();
+        let err = http(700)
+            .get_to(&url, 100, &mut sink, &mut |_, _| {})
+            .unwrap_err();
+        assert_eq!(err.failure, Failure::Timeout, "{err:?}");
+        assert!(
+            err.describe().contains("body included"),
+            "{}",
+            err.describe()
+        );
+        assert!(
+            !sink.is_empty(),
+            "bytes did arrive: the server was never silent"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "gave up at its deadline, not when the server finished"
+        );
     }
 
     #[test]

@@ -33,6 +33,12 @@ pub enum Reply {
     Stall {
         secs: u64,
     },
+    /// Promises `len` bytes and sends them one at a time, one every `every_ms`: never silent,
+    /// never done (a slow or hostile CDN).
+    Trickle {
+        len: usize,
+        every_ms: u64,
+    },
 }
 
 #[derive(Clone, Default)]
@@ -101,12 +107,35 @@ impl Server {
                 let _ = stream.flush();
                 std::thread::sleep(Duration::from_secs(secs));
             }
+            Reply::Trickle { len, every_ms } => {
+                let _ = stream.write_all(head("200 OK", len).as_bytes());
+                for _ in 0..len {
+                    if stream
+                        .write_all(b"P")
+                        .and_then(|()| stream.flush())
+                        .is_err()
+                    {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(every_ms));
+                }
+            }
         }
         let _ = stream.flush();
     }
 
     pub fn set(&self, path: &str, reply: Reply) {
         self.routes.lock().unwrap().insert(path.to_string(), reply);
+    }
+
+    /// What the server answers for `path` now.
+    pub fn reply(&self, path: &str) -> Option<Reply> {
+        self.routes.lock().unwrap().get(path).cloned()
+    }
+
+    /// The paths requested so far, without forgetting them.
+    pub fn requested(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
     }
 
     /// The paths requested so far (and forgets them).
@@ -204,8 +233,20 @@ pub fn metadata(skills: &BTreeMap<String, String>) -> Value {
     json!({"os-server": {"version": "1.2.3"}, "skills": entries})
 }
 
-/// The hybrid signed feed upstream publishes: payload keys at the top level plus `signed`.
+/// The sha256 of bytes, in hex.
+pub fn sha256_of(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// The hybrid signed feed upstream publishes: payload keys at the top level plus `signed`. A
+/// payload without a `sequence` is given `"sequence": 1` (osctl refuses a signed payload
+/// without one).
 pub fn signed_envelope(payload: &Value, key: &SigningKey) -> Vec<u8> {
+    let mut payload = payload.clone();
+    if payload.get("sequence").is_none() {
+        payload["sequence"] = 1.into();
+    }
+    let payload = &payload;
     let bytes = serde_json::to_vec_pretty(payload).unwrap();
     let sig = key.sign(&bytes);
     let mut doc = payload.clone();
@@ -269,6 +310,24 @@ impl Device {
         std::fs::read_to_string(self.path(rel)).ok()
     }
 
+    /// Starts osctl on this device with umask 000 (so a folder osctl does not chmod itself shows
+    /// as world-writable), its output piped.
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        Command::new("sh")
+            .arg("-c")
+            .arg("umask 000; exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_osctl"))
+            .arg("--root")
+            .arg(self.root())
+            .args(args)
+            .env_remove("OSCTL_FAULT")
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
     /// Runs osctl on this device.
     pub fn osctl(&self, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_osctl"))
@@ -302,6 +361,18 @@ impl Device {
     }
 }
 
+/// Polls `cond` every 20 ms until it holds; panics naming `what` after 60 s.
+pub fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let started = std::time::Instant::now();
+    while !cond() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "gave up waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The `--json` document of a run.
 pub fn json_of(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -318,11 +389,19 @@ pub fn stderr(out: &Output) -> String {
 }
 
 /// A skills CDN on loopback: metadata, zips and hooks under `/os/…`, as upstream lays it out.
+/// Signed, its payload carries what osctl requires of a signed feed: a `sequence` (one more at
+/// every refresh), each zip's whole `sha256`, and each hook's file hashes.
 pub struct Cdn {
     pub server: Server,
     pub versions: BTreeMap<String, String>,
+    /// The whole sha256 the signed payload gives for each skill.
+    pub sha256s: BTreeMap<String, String>,
+    /// Hook name → (file → sha256) in the signed payload.
+    pub hook_hashes: BTreeMap<String, BTreeMap<String, String>>,
     /// Signs the metadata when set.
     pub key: Option<SigningKey>,
+    /// The sequence of the next signed document.
+    pub sequence: std::cell::Cell<u64>,
 }
 
 impl Cdn {
@@ -330,7 +409,10 @@ impl Cdn {
         let cdn = Cdn {
             server: Server::start(),
             versions: BTreeMap::new(),
+            sha256s: BTreeMap::new(),
+            hook_hashes: BTreeMap::new(),
             key: signed.then(test_key),
+            sequence: std::cell::Cell::new(1),
         };
         cdn.refresh();
         cdn
@@ -346,29 +428,66 @@ impl Cdn {
 
     /// Serves `zip` for `name` and lists it under `version` (which need not match).
     pub fn publish_raw(&mut self, name: &str, zip: Vec<u8>, version: &str) {
+        self.sha256s.insert(name.to_string(), sha256_of(&zip));
         self.server
             .set(&format!("/os/skills/{name}.zip"), Reply::Ok(zip));
         self.versions.insert(name.to_string(), version.to_string());
         self.refresh();
     }
 
-    /// Lists `name` under `version` and answers its zip with `reply`.
+    /// Lists `name` under `version` and answers its zip with `reply` (the signed sha256 is that of
+    /// the served bytes when there are any, else `version` padded with zeros).
     pub fn publish_reply(&mut self, name: &str, reply: Reply, version: &str) {
+        let sha = match &reply {
+            Reply::Ok(z) => sha256_of(z),
+            _ => format!("{version:0<64}"),
+        };
+        self.sha256s.insert(name.to_string(), sha);
         self.server.set(&format!("/os/skills/{name}.zip"), reply);
         self.versions.insert(name.to_string(), version.to_string());
         self.refresh();
     }
 
+    /// The payload the CDN publishes now (signed feeds: with its sequence and hashes).
+    pub fn payload(&self) -> Value {
+        let mut doc = metadata(&self.versions);
+        if self.key.is_some() {
+            for (name, sha) in &self.sha256s {
+                if let Some(entry) = doc["skills"].get_mut(name) {
+                    entry["sha256"] = sha.clone().into();
+                }
+            }
+            let hooks: serde_json::Map<String, Value> = self
+                .hook_hashes
+                .iter()
+                .map(|(n, files)| (n.clone(), json!({ "files": files })))
+                .collect();
+            doc["hooks"] = hooks.into();
+            doc["sequence"] = self.sequence.get().into();
+        }
+        doc
+    }
+
+    /// Publishes the metadata again (a signed one with the next sequence).
     pub fn refresh(&self) {
-        let doc = metadata(&self.versions);
+        let doc = self.payload();
         let body = match &self.key {
-            Some(k) => signed_envelope(&doc, k),
+            Some(k) => {
+                self.sequence.set(self.sequence.get() + 1);
+                signed_envelope(&doc, k)
+            }
             None => serde_json::to_vec_pretty(&doc).unwrap(),
         };
         self.server.set("/os/ota/metadata.json", Reply::Ok(body));
     }
 
-    pub fn hook(&self, name: &str, hook_md: &str, handler: &str) {
+    /// Serves a hook's two files (and lists their hashes in a signed payload).
+    pub fn hook(&mut self, name: &str, hook_md: &str, handler: &str) {
+        let mut files = BTreeMap::new();
+        files.insert("HOOK.md".to_string(), sha256_of(hook_md.as_bytes()));
+        files.insert("handler.ts".to_string(), sha256_of(handler.as_bytes()));
+        self.hook_hashes.insert(name.to_string(), files);
+        self.refresh();
         self.server.set(
             &format!("/os/hooks/{name}/HOOK.md"),
             Reply::Ok(hook_md.as_bytes().to_vec()),
@@ -376,6 +495,14 @@ impl Cdn {
         self.server.set(
             &format!("/os/hooks/{name}/handler.ts"),
             Reply::Ok(handler.as_bytes().to_vec()),
+        );
+    }
+
+    /// Serves other bytes for a hook file than the payload lists (a tampered mirror).
+    pub fn serve_hook_file(&self, name: &str, file: &str, bytes: &str) {
+        self.server.set(
+            &format!("/os/hooks/{name}/{file}"),
+            Reply::Ok(bytes.as_bytes().to_vec()),
         );
     }
 

@@ -1,60 +1,121 @@
 //! `osctl skills sync`: one pass of the skill watcher (logic in `skills::sync`).
+//!
+//! The downloads are made before the device lock is taken (a slow CDN would otherwise hold every
+//! other command at exit 6); the lock covers only the check and swap of what was staged and the
+//! plan. Exit status: 0 when everything landed (or nothing had to), 5 when some skills or hooks
+//! landed and others did not, 1 when none landed and something failed (the `--json` document
+//! lists `landed` and `not_landed` either way).
 
 use std::time::Duration;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::cli::SkillsSyncArgs;
 use crate::commands::Ctx;
 use crate::error::{Error, Exit, Result};
 use crate::skills::prompt;
-use crate::skills::sync::{self, SyncOptions, SyncReport};
+use crate::skills::sync::{self, PARTLY_APPLIED, SyncOptions, SyncReport};
 use crate::system::http::{Http, HttpOptions};
 
 const NAME: &str = "skills sync";
 
 pub fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
-    let _lock = ctx.lock()?;
     let device = ctx.device()?;
     let http = Http::new(HttpOptions {
         ca_file: args.ca_file.clone(),
-        stall_timeout: Duration::from_secs(args.timeout),
+        timeout: Duration::from_secs(args.timeout),
     })?;
     let opts = SyncOptions {
         runtime: super::runtime(&device, args.runtime)?,
         metadata_url: args.metadata_url.clone(),
         preview: ctx.previewing(),
+        lock_timeout: ctx.lock_timeout,
     };
-    let (plan, report) = sync::run(&ctx.fs, &device, &http, &opts, &ctx.out)?;
+    let fetched = sync::fetch(&ctx.fs, &device, &http, &opts, &ctx.out)?;
+    let _lock = ctx.lock()?;
+    let (plan, report) = sync::land(&ctx.fs, &device, fetched, &opts)?;
     say(ctx, &report, opts.preview);
+    let failure = outcome(&report);
     let mut extra = match serde_json::to_value(&report) {
         Ok(Value::Object(m)) => m,
         _ => Map::new(),
     };
-    if report.failed > 0 {
+    if let Some(e) = &failure {
         extra.insert("ok".into(), false.into());
+        extra.insert("error".into(), error_json(e));
     }
-    let exit = ctx.finish(NAME, &plan, extra)?;
+    let exit = match ctx.finish(NAME, &plan, extra) {
+        Ok(exit) => exit,
+        // The skills swapped in stay; the plan after them (state, prunes, hooks) rolled back.
+        Err(e) if !report.swapped.is_empty() => return Err(sync::partly(e, &report.swapped)),
+        Err(e) => return Err(e),
+    };
     // The JSON document is out; later errors go to stderr only, so stdout stays one document.
     let mut stderr_only = ctx.out.clone();
     stderr_only.json = false;
     if let (Some(cmd), Some(text), false) = (&args.notify_cmd, &report.prompt, opts.preview) {
         if let Err(e) = prompt::notify(cmd, text, report.runtime, &report.updated) {
-            stderr_only.error(NAME, &e);
-            return Ok(Exit::Failed);
+            // The skills landed and are recorded; only the agent was not told.
+            stderr_only.error(NAME, &e.with_exit(PARTLY_APPLIED));
+            return Ok(PARTLY_APPLIED);
         }
         ctx.out
             .status(&format!("notified: {}", report.updated.join(", ")));
     }
-    if report.failed > 0 {
-        stderr_only.error(
-            NAME,
-            &Error::input("skills_failed", format!("{} skill(s) or hook(s) failed", report.failed))
-                .hint("the others were synced; a failed skill keeps its installed version and is retried by the next sync"),
-        );
-        return Ok(Exit::Failed);
+    if let Some(e) = failure {
+        stderr_only.error(NAME, &e);
+        return Ok(e.exit);
     }
     Ok(exit)
+}
+
+/// The error of a pass in which something failed: partly applied (exit 5) when something else
+/// landed, else failed with nothing changed (exit 1).
+fn outcome(report: &SyncReport) -> Option<Error> {
+    if report.not_landed.is_empty() {
+        return None;
+    }
+    let failed: Vec<String> = report
+        .not_landed
+        .iter()
+        .map(|n| format!("{} ({})", n.name, n.code))
+        .collect();
+    let hint = "a skill or hook that did not land keeps its installed version and is retried by the next sync";
+    Some(if report.landed.is_empty() {
+        Error::input(
+            "skills_failed",
+            format!(
+                "{} skill(s) or hook(s) failed and none landed: {}",
+                failed.len(),
+                failed.join(", ")
+            ),
+        )
+        .hint(hint)
+    } else {
+        Error::new(
+            PARTLY_APPLIED,
+            "skills_partly_applied",
+            format!(
+                "partly applied: {} landed ({}); {} did not: {}",
+                report.landed.len(),
+                report.landed.join(", "),
+                failed.len(),
+                failed.join(", ")
+            ),
+        )
+        .hint(format!("what landed is recorded; {hint}"))
+    })
+}
+
+/// An error as the `error` object of a JSON document (the shape every command's error has).
+fn error_json(e: &Error) -> Value {
+    json!({
+        "code": e.code,
+        "exit": e.exit.code(),
+        "message": e.message,
+        "causes": e.causes,
+        "hint": e.hint,
+    })
 }
 
 /// One status line per skill that changes (or would), a warning per failure.
