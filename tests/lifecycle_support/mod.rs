@@ -1077,9 +1077,14 @@ impl<'a> Life<'a> {
                 Some(Node::File(b, _)) => serde_json::from_slice::<serde_json::Value>(b).ok(),
                 _ => None,
             };
-            // The FolderHash of a skill is known only once its zip is unpacked.
+            // The FolderHash of a skill is known only once its zip is unpacked (in the runtime
+            // this sync is for: the active one).
+            let synced = self.model.active.clone().unwrap_or_default();
             if let Some(rts) = real.as_mut().and_then(|r| r["runtimes"].as_object_mut()) {
-                for rt in rts.values_mut() {
+                for (name, rt) in rts.iter_mut() {
+                    if *name != synced {
+                        continue;
+                    }
                     if let Some(sk) = rt["skills"].as_object_mut() {
                         for (name, rec) in sk.iter_mut() {
                             if skipped.contains(name)
@@ -1650,7 +1655,7 @@ impl Dev {
 
 /// How long a run with a FIFO planted may take (a run takes well under a second; a reader
 /// blocked on the FIFO would wait forever).
-pub const FIFO_TIMEOUT: Duration = Duration::from_secs(4);
+pub const FIFO_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The device's files and links without osctl's own crash record (read by osctl only);
 /// empty folders are compared apart ([`empty_folders`]).

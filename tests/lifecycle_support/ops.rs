@@ -449,14 +449,15 @@ fn kill_for(rng: &mut Rng, cmd: &Op) -> Kill {
     }
 }
 
-/// Generates one life from `rng`: 5-30 operations, most lives short (the CI budget), some long.
+/// Generates one life from `rng`: 5-30 operations.
 pub fn generate(rng: &mut Rng, max_len: usize) -> Sequence {
     let starts = starts();
     let start = starts[rng.below(starts.len() as u64) as usize].clone();
-    let len = if rng.below(5) == 0 {
+    // Most lives short (5-8 operations, the CI budget), one in seven up to `max_len`.
+    let len = if rng.below(7) == 0 {
         5 + rng.below((max_len.max(5) - 4) as u64) as usize
     } else {
-        5 + rng.below((max_len.clamp(5, 12) - 4) as u64) as usize
+        5 + rng.below((max_len.clamp(5, 8) - 4) as u64) as usize
     };
     let mut counter = 0u32;
     let mut ops = Vec::with_capacity(len);
