@@ -15,10 +15,10 @@
 //!
 //! - **operable**: `status`, `presync --check`, `mcp list`, `channel list`, `skills list`,
 //!   `reconcile --dry-run` and `switch --dry-run` to each runtime exit 0 (3 for a check) or
-//!   refuse with a clear message; never 101, never a hang (every run is bounded). `status` after
-//!   every step; every other probe after a reset and the last step; three drawn ones after a
-//!   crash, a FIFO or a provision, one after the others (`OSCTL_LIFECYCLE_FULL=1`: all of them
-//!   after every step);
+//!   refuse with a clear message; never 101, never a hang (every run is bounded; a run blocked
+//!   opening a FIFO is caught within a second). `status` after every step; every other probe
+//!   after a reset; four drawn ones after the last step, three after a crash, a FIFO or a
+//!   provision, one after the others (`OSCTL_LIFECYCLE_FULL=1`: all of them after every step);
 //! - **preview = run**: the step's `--dry-run`, applied to the tree before it, equals the tree
 //!   after it, and its service actions are the ones run; a refused run (exit 1) or a rolled back
 //!   one (exit 4) leaves every file as it was;
@@ -341,6 +341,7 @@ cases! {
     regression_presync_discards_owner_soul_opening_with_heading => "presync_discards_owner_soul_opening_with_heading",
     regression_killed_switch_restore_leaves_empty_folder => "killed_switch_restore_leaves_empty_folder",
     regression_rolled_back_switch_drops_interrupted_switch_record => "rolled_back_switch_drops_interrupted_switch_record",
+    regression_interrupted_switch_without_its_old_unit_never_converges => "interrupted_switch_without_its_old_unit_never_converges",
 }
 
 // ---- the suite's own machinery: each check must be able to fail ----
@@ -502,4 +503,78 @@ fn the_fake_systemd_keeps_systemd_semantics() {
     dev.reboot();
     assert_eq!(state("picoclaw.service"), "activating");
     assert_eq!(state("hermes-gateway.service"), "inactive");
+}
+
+#[test]
+fn the_model_checks_catch_a_lost_edit_owner_line_channel_and_mcp_server() {
+    use ops::{Op, OwnerKind};
+    let tmp = sandbox();
+    let mut cdn = skills_support::Cdn::new(false);
+    let seq = Sequence::parse("start examples/device\n").unwrap();
+    let mut life = Life::new(tmp.path(), &seq, &mut cdn, opts(), 1);
+    let hermes = ops::rt_index("hermes").unwrap();
+    life.step(
+        1,
+        &Op::Edit {
+            rt: hermes,
+            file: 0,
+            comment: false,
+            n: 1,
+        },
+    );
+    life.step(
+        2,
+        &Op::Owner {
+            kind: OwnerKind::Soul,
+            n: 2,
+        },
+    );
+    life.step(
+        3,
+        &Op::McpAdd {
+            name: 0,
+            remote: false,
+            rt: None,
+            n: 3,
+        },
+    );
+    let clean: Vec<&str> = life.violations.iter().map(|v| v.invariant).collect();
+    assert!(
+        !clean.contains(&"own-edit-kept") && !clean.contains(&"owner-text-kept"),
+        "{clean:?}"
+    );
+    // Someone (a broken osctl, here the test) puts hermes' config.yaml and SOUL.md back as they
+    // were, and drops the telegram token: the runtime's key, the MCP server, the owner's line
+    // and the channel are gone.
+    let root = life.dev.root.clone();
+    for f in ["root/.hermes/config.yaml", "root/.hermes/SOUL.md"] {
+        std::fs::copy(
+            reliability_support::repo().join("examples/device").join(f),
+            root.join(f),
+        )
+        .unwrap();
+    }
+    let cfg = root.join("root/config/config.json");
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(
+        &cfg,
+        text.replace("123456789:AAExampleExampleExampleExample", ""),
+    )
+    .unwrap();
+    life.step(4, &Op::Status);
+    let found: Vec<&str> = life
+        .violations
+        .iter()
+        .filter(|v| v.step == 4)
+        .map(|v| v.invariant)
+        .collect();
+    for inv in ["own-edit-kept", "owner-text-kept", "model"] {
+        assert!(found.contains(&inv), "{inv} not caught: {found:?}");
+    }
+    assert!(
+        life.violations
+            .iter()
+            .any(|v| v.step == 4 && v.context.contains("MCP servers")),
+        "the lost MCP server is not caught"
+    );
 }

@@ -182,6 +182,20 @@ impl Dev {
         kill_after: Option<Duration>,
         timeout: Duration,
     ) -> Outcome {
+        self.run_watched(args, fault, kill_after, timeout, false)
+    }
+
+    /// [`Dev::run_with`]; with `fifo_watch`, a run that stays blocked opening a FIFO (the
+    /// kernel's `wait_for_partner`, which only a writer ends) for a second counts as hung at
+    /// once, so a hang costs a second instead of the whole timeout, on a loaded machine too.
+    pub fn run_watched(
+        &self,
+        args: &[String],
+        fault: Option<&str>,
+        kill_after: Option<Duration>,
+        timeout: Duration,
+        fifo_watch: bool,
+    ) -> Outcome {
         let mut cmd = self.command(args);
         if let Some(f) = fault {
             cmd.env("OSCTL_FAULT", f);
@@ -203,9 +217,23 @@ impl Dev {
         });
         let limit = kill_after.map_or(timeout, |k| k.min(timeout));
         let mut timed_out = false;
+        let mut blocked_since: Option<Instant> = None;
         let status = loop {
             if let Some(s) = child.try_wait().unwrap() {
                 break s;
+            }
+            if fifo_watch {
+                if blocked_on_fifo(child.id()) {
+                    let since = *blocked_since.get_or_insert_with(Instant::now);
+                    if since.elapsed() >= Duration::from_secs(1) {
+                        timed_out = true;
+                        // SAFETY: kill(2) on our own child's pid, which we have not reaped yet.
+                        unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+                        break child.wait().unwrap();
+                    }
+                } else {
+                    blocked_since = None;
+                }
             }
             if started.elapsed() >= limit {
                 timed_out = kill_after.is_none_or(|k| k >= timeout);
@@ -300,6 +328,18 @@ impl Dev {
     pub fn journals_pending(&self) -> bool {
         rs::restorable_journal(&self.root)
     }
+}
+
+/// Whether a thread of `pid` waits in open(2) of a FIFO for the other end.
+fn blocked_on_fifo(pid: u32) -> bool {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|t| {
+            std::fs::read_to_string(t.path().join("wchan"))
+                .is_ok_and(|w| w.trim() == "wait_for_partner")
+        })
 }
 
 /// How long one osctl run may take before it counts as a hang (a run takes well under a second).

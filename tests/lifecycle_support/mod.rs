@@ -113,13 +113,14 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
         },
     },
     Known {
-        id: "rolled-back-switch-drops-pending-record",
-        defect: "found by this suite, no fix in flight (switch): a switch that cannot converge an interrupted switch goes ahead anyway, and its rollback removes the interrupted switch's record that was to be retried",
+        id: "interrupted-switch-cannot-converge",
+        defect: "found by this suite, no fix in flight (switch): an interrupted switch whose old runtime (config.json's) has no unit file is never converged: every reconcile retries it (`daemon-reload`, the record kept), and a later switch goes ahead anyway and its rollback removes the record",
         matches: |v| {
-            v.invariant == "all-or-nothing"
+            (v.invariant == "all-or-nothing"
                 && v.op.starts_with("switch ")
                 && v.detail
-                    .contains("missing: [\"var/lib/osctl/switch.json\"]")
+                    .contains("missing: [\"var/lib/osctl/switch.json\"]"))
+                || (v.invariant == "convergence" && v.detail.contains("could not converge:"))
         },
     },
     Known {
@@ -191,7 +192,7 @@ impl Stats {
 #[derive(Clone, Debug)]
 pub struct Opts {
     /// Every operability probe after every step (else `status` plus one drawn probe, three after
-    /// a crash, a FIFO or a provision, and all of them after a reset and at the end of a life).
+    /// a crash, a FIFO or a provision, four after the last step, and all of them after a reset).
     pub full_operability: bool,
 }
 
@@ -473,8 +474,10 @@ impl<'a> Life<'a> {
             }
             _ => self.command_op(op),
         }
-        if self.opts.full_operability || self.last {
+        if self.opts.full_operability {
             probes = usize::MAX;
+        } else if self.last {
+            probes = probes.max(4);
         }
         self.check_model();
         self.operability(probes);
@@ -1370,7 +1373,9 @@ impl<'a> Life<'a> {
         let mut ok = true;
         for args in self.invocations(cmd) {
             self.stats.runs += 1;
-            let out = self.dev.run_with(&args, None, None, FIFO_TIMEOUT);
+            let out = self
+                .dev
+                .run_watched(&args, None, None, device::RUN_TIMEOUT, true);
             ok &= out.code == Some(0);
             let ctx = format!("osctl {} with a FIFO at /{path}", args.join(" "));
             if out.timed_out {
@@ -1378,7 +1383,9 @@ impl<'a> Life<'a> {
                     "no-hang",
                     &ctx,
                     format!(
-                        "still running after {FIFO_TIMEOUT:?}: killed\n{}",
+                        "blocked opening the FIFO (or still running after {:?}): killed after {:?}\n{}",
+                        device::RUN_TIMEOUT,
+                        out.elapsed,
                         out.text()
                     ),
                 );
@@ -1652,10 +1659,6 @@ impl Dev {
         }
     }
 }
-
-/// How long a run with a FIFO planted may take (a run takes well under a second; a reader
-/// blocked on the FIFO would wait forever).
-pub const FIFO_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The device's files and links without osctl's own crash record (read by osctl only);
 /// empty folders are compared apart ([`empty_folders`]).
