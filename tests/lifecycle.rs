@@ -11,7 +11,7 @@
 //! versions, `reset --yes`, a runtime editing its own file, the owner writing into the persona,
 //! a crash (the debug build's `OSCTL_FAULT=abort-write:N`, a SIGKILL after a random delay, or a
 //! SIGKILL at a service action) followed by the next command, and a FIFO planted in place of a
-//! runtime's file. After every step (`tests/lifecycle_support/mod.rs` has each check):
+//! file osctl reads (config.json, ROBOT.md, a runtime's config or SOUL.md). After every step (`tests/lifecycle_support/mod.rs` has each check):
 //!
 //! - **operable**: `status`, `presync --check`, `mcp list`, `channel list`, `skills list`,
 //!   `reconcile --dry-run` and `switch --dry-run` to each runtime exit 0 (3 for a check) or
@@ -29,11 +29,16 @@
 //!   leaves the device as it leaves the old or the new state, the new one when the killed
 //!   command had completed its change;
 //! - **model**: the channels config.json holds, the MCP servers `mcp add` added, as the model
-//!   tracks them.
+//!   tracks them; after a boot, `agent_runtime` is not empty (seeded with the resolved default);
+//! - **independent steps**: a restart that fails in a reconcile does not undo the persona step,
+//!   which needs none.
 //!
-//! `OSCTL_LIFECYCLE_CASES` (default 200) lives, `OSCTL_LIFECYCLE_SEED` to replay a run (the
-//! seed is printed), `OSCTL_LIFECYCLE_ONLY=i` one life of it, `OSCTL_LIFECYCLE_STRICT=1` to fail
-//! on known open defects too, `OSCTL_LIFECYCLE_REPLAY=FILE` a sequence file.
+//! `OSCTL_LIFECYCLE_CASES` (default 200) lives on `OSCTL_LIFECYCLE_THREADS` (default 2)
+//! workers, each on tmpfs; `OSCTL_LIFECYCLE_SEED` to replay a run (the seed is printed),
+//! `OSCTL_LIFECYCLE_ONLY=i` one life of it, `OSCTL_LIFECYCLE_MAX_LEN` (5-30, default 30),
+//! `OSCTL_LIFECYCLE_STRICT=1` to fail on known open defects too, `OSCTL_LIFECYCLE_SURVEY=1` to
+//! walk every life and print each distinct violation once (no shrinking, no failure),
+//! `OSCTL_LIFECYCLE_REPLAY=FILE` for a sequence file (`replay_a_sequence_file`).
 //! A new violation is shrunk and printed as a sequence file to keep under
 //! `tests/lifecycle_support/cases/` (replayed by a `regression_*` test below).
 

@@ -79,7 +79,11 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
     Known {
         id: "reset-not-idempotent",
         defect: "reset is not idempotent (a second reset plans its service actions again)",
-        matches: |v| v.invariant == "convergence" && v.op == "reset",
+        matches: |v| {
+            v.invariant == "convergence"
+                && (v.context.starts_with("osctl reset")
+                    || v.context.starts_with("osctl --check reset"))
+        },
     },
     Known {
         id: "seed-on-empty-missing",
@@ -98,7 +102,7 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
     Known {
         id: "switch-preview-disagrees",
         defect: "the switch preview disagrees with the switch",
-        matches: |v| v.invariant == "preview=run" && v.op.starts_with("switch "),
+        matches: |v| v.invariant == "preview=run" && v.context.starts_with("osctl switch "),
     },
     Known {
         id: "failed-restart-undoes-reconcile",
@@ -117,7 +121,7 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
         defect: "found by this suite, no fix in flight (switch): an interrupted switch whose old runtime (config.json's) has no unit file is never converged: every reconcile retries it (`daemon-reload`, the record kept), and a later switch goes ahead anyway and its rollback removes the record",
         matches: |v| {
             (v.invariant == "all-or-nothing"
-                && v.op.starts_with("switch ")
+                && v.context.starts_with("osctl switch ")
                 && v.detail
                     .contains("missing: [\"var/lib/osctl/switch.json\"]"))
                 || (v.invariant == "convergence" && v.detail.contains("could not converge:"))
@@ -582,7 +586,7 @@ impl<'a> Life<'a> {
             (Fmt::Json | Fmt::Json5, true) => {
                 let Some(at) = text.find('{') else { return };
                 (
-                    format!("{}\n  // {note}{}", &text[..=at], &text[at + 1..]),
+                    format!("{}\n  // {note}\n{}", &text[..=at], &text[at + 1..]),
                     note.clone(),
                 )
             }
