@@ -347,6 +347,8 @@ cases! {
     regression_killed_switch_restore_leaves_empty_folder => "killed_switch_restore_leaves_empty_folder",
     regression_rolled_back_switch_drops_interrupted_switch_record => "rolled_back_switch_drops_interrupted_switch_record",
     regression_interrupted_switch_without_its_old_unit_never_converges => "interrupted_switch_without_its_old_unit_never_converges",
+    regression_killed_switch_then_reboot_leaves_both_runtimes_running => "killed_switch_then_reboot_leaves_both_runtimes_running",
+    regression_killed_reset_leaves_the_runtime_stopped => "killed_reset_leaves_the_runtime_stopped",
 }
 
 // ---- the suite's own machinery: each check must be able to fail ----

@@ -128,6 +128,24 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
         },
     },
     Known {
+        id: "killed-switch-leaves-both-running",
+        defect: "found by this suite, no fix in flight (switch): a switch killed after starting the new unit is converged by restoring its journal first, which deletes the new unit's file; the unit keeps running without it, the convergence sees `not-found` and stops nothing: old and new runtime both run",
+        matches: |v| {
+            v.invariant == "crash"
+                && v.context.starts_with("osctl switch ")
+                && v.detail.contains("the units converged to neither state")
+        },
+    },
+    Known {
+        id: "killed-reset-leaves-runtime-stopped",
+        defect: "found by this suite, no fix in flight (reset): a reset killed after stopping the runtime's unit is rolled back on disk by the next command, but the unit stays stopped (and enabled) until a reboot",
+        matches: |v| {
+            v.invariant == "crash"
+                && v.context.starts_with("osctl reset ")
+                && v.detail.contains("the units converged to neither state")
+        },
+    },
+    Known {
         id: "fifo-hangs",
         defect: "a planted FIFO hangs osctl",
         matches: |v| v.invariant == "no-hang" && v.context.contains("with a FIFO at"),
