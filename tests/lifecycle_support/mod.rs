@@ -146,6 +146,16 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
         },
     },
     Known {
+        id: "rollback-stops-a-unit-that-was-running",
+        defect: "found by this suite, no fix in flight (switch): a switch to a runtime whose unit already runs (config.json named another) that rolls back stops and disables that unit, which ran before the switch",
+        matches: |v| {
+            v.invariant == "all-or-nothing"
+                && v.context.starts_with("osctl switch ")
+                && v.detail
+                    .contains("the switch rolled back but the units did not")
+        },
+    },
+    Known {
         id: "fifo-hangs",
         defect: "a planted FIFO hangs osctl",
         matches: |v| v.invariant == "no-hang" && v.context.contains("with a FIFO at"),
@@ -1301,7 +1311,24 @@ impl<'a> Life<'a> {
             }
             self.run(&s(&["recover"]));
         }
-        let (nb, nr, got) = (b.snapshot(), r.snapshot(), self.dev.snapshot());
+        let (mut nb, mut nr, mut got) = (b.snapshot(), r.snapshot(), self.dev.snapshot());
+        if *cmd == Op::SkillsSync {
+            // A sync swaps each downloaded skill in whole, outside its plan (README, Skills),
+            // and records it last: a kill can leave some skills swapped in and unrecorded,
+            // which the next sync installs again. Compared without the skill folders.
+            let skill = |k: &String| {
+                let parts: Vec<&str> = k.split('/').collect();
+                parts.iter().enumerate().any(|(i, seg)| {
+                    ["audio", "lamp-notes"].contains(seg)
+                        && parts[..i]
+                            .iter()
+                            .any(|p| p.contains("skills") || *p == "openclaw-imports")
+                })
+            };
+            for t in [&mut nb, &mut nr, &mut got] {
+                t.retain(|k, _| !skill(k));
+            }
+        }
         let (ub, ur, ug) = (b.unit_states(), r.unit_states(), self.dev.unit_states());
         let next_ctx = format!("{ctx}, then `{next}`");
         if completed && visible(&got) != visible(&nr) {
