@@ -86,11 +86,6 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
         },
     },
     Known {
-        id: "seed-on-empty-missing",
-        defect: "seed-on-empty is missing (an empty agent_runtime is not seeded at boot)",
-        matches: |v| v.invariant == "seed-on-empty",
-    },
-    Known {
         id: "completed-change-undone",
         defect: "a failure after the last write is later undone (the next run restores the journal of a run that had completed)",
         matches: |v| {
@@ -98,16 +93,6 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
                 && v.detail.contains("had completed its change")
                 && v.detail.contains("reverted it")
         },
-    },
-    Known {
-        id: "switch-preview-disagrees",
-        defect: "the switch preview disagrees with the switch",
-        matches: |v| v.invariant == "preview=run" && v.context.starts_with("osctl switch "),
-    },
-    Known {
-        id: "failed-restart-undoes-reconcile",
-        defect: "one failed restart undoes every reconcile step",
-        matches: |v| v.invariant == "independent-steps",
     },
     Known {
         id: "rollback-leaves-empty-folder",
