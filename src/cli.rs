@@ -130,6 +130,13 @@ pub enum Command {
     /// a terminal it needs --yes.
     Reset(ResetArgs),
 
+    /// Install osctl's own systemd units: the boot pass (`osctl reconcile` before the runtime
+    /// starts), the skills timer (`osctl skills sync` every 5 minutes) and a presync drop-in
+    /// (`ExecStartPre=-osctl presync <rt>`) for each runtime whose unit exists, enabled as
+    /// `systemctl enable` does. Works on a mounted image with `--root IMAGE`; on the live device
+    /// it also reloads systemd and starts the timer. A second run changes nothing.
+    Setup(SetupArgs),
+
     /// MCP servers of a runtime, in its own file: add, remove, list.
     #[command(subcommand)]
     Mcp(crate::commands::mcp::McpCommand),
@@ -156,6 +163,9 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {}
+
+#[derive(Debug, Args)]
+pub struct SetupArgs {}
 
 #[derive(Debug, Args)]
 pub struct SwitchArgs {

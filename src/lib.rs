@@ -19,6 +19,7 @@
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`presync`]: heal a runtime's native configuration before it starts, one file per runtime.
 //! - [`reset`]: the factory reset planner.
+//! - [`setup`]: osctl's own systemd units and the runtimes' presync drop-ins.
 //! - [`format`](mod@format): format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
 //! - [`channel`]: messaging channels: capability gate, credentials, apply.
@@ -44,6 +45,7 @@ pub mod reconcile;
 pub mod redact;
 pub mod reset;
 pub mod runtime;
+pub mod setup;
 pub mod skills;
 pub mod switch;
 pub mod system;
