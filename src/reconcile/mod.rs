@@ -1,5 +1,5 @@
 //! The reconcilers the device runs after a runtime switch (and at every boot), in upstream's
-//! order: persona → LLM config → channels → MCP (spec section 4.1 step 10).
+//! order: persona → LLM config → channels → MCP → the user's MCP tools (spec section 4.1 step 10).
 //!
 //! Each step is guarded by its own marker (the last `agent_state.json` entry for persona;
 //! `llm_config_applied_runtime`, `channels_applied_runtime`, `mcp_applied_runtime` in
@@ -11,6 +11,7 @@
 pub mod channels;
 pub mod llm;
 pub mod mcp;
+pub mod mcp_tools;
 pub mod persona;
 
 use crate::device::Device;
@@ -26,14 +27,19 @@ pub enum StepName {
     Llm,
     Channels,
     Mcp,
+    /// config.json's `mcp_tools` as `tool_<name>` servers of the active runtime (no marker).
+    #[value(name = "mcp-tools", alias = "mcp_tools")]
+    #[serde(rename = "mcp-tools")]
+    McpTools,
 }
 
 impl StepName {
-    pub const ALL: [StepName; 4] = [
+    pub const ALL: [StepName; 5] = [
         StepName::Persona,
         StepName::Llm,
         StepName::Channels,
         StepName::Mcp,
+        StepName::McpTools,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -42,6 +48,7 @@ impl StepName {
             StepName::Llm => "llm",
             StepName::Channels => "channels",
             StepName::Mcp => "mcp",
+            StepName::McpTools => "mcp-tools",
         }
     }
 }
@@ -184,6 +191,7 @@ pub fn plan_step(draft: &mut Draft<'_>, input: &Input<'_>, step: StepName) -> St
         StepName::Llm => llm::plan(draft, input),
         StepName::Channels => channels::plan(draft, input),
         StepName::Mcp => mcp::plan(draft, input),
+        StepName::McpTools => mcp_tools::plan(draft, input),
     };
     match result {
         Ok(report) => report,
