@@ -18,6 +18,7 @@ use crate::output::ColorChoice;
 #[command(
     name = "osctl",
     version,
+    long_version = LONG_VERSION,
     propagate_version = true,
     max_term_width = 100,
     after_long_help = EXIT_CODES
@@ -29,6 +30,19 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// `osctl --version`: the version, then what built it (`-V` prints the version alone).
+pub const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\ncommit:   ",
+    env!("OSCTL_COMMIT"),
+    "\ntarget:   ",
+    env!("OSCTL_TARGET"),
+    "\ncompiler: ",
+    env!("OSCTL_RUSTC"),
+    "\nprofile:  ",
+    env!("OSCTL_PROFILE")
+);
 
 /// Shown after `--help` and in the man page.
 const EXIT_CODES: &str = "\

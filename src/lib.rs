@@ -52,6 +52,22 @@ pub mod system;
 
 use std::ffi::OsString;
 
+/// `osctl --version --json`: what built this binary, as one document.
+fn version_json() {
+    let out = Printer::new(true, false, 0, output::ColorChoice::Never, true);
+    out.json_doc(
+        "version",
+        serde_json::json!({
+            "ok": true,
+            "version": env!("CARGO_PKG_VERSION"),
+            "commit": env!("OSCTL_COMMIT"),
+            "target": env!("OSCTL_TARGET"),
+            "compiler": env!("OSCTL_RUSTC"),
+            "profile": env!("OSCTL_PROFILE"),
+        }),
+    );
+}
+
 use clap::Parser;
 
 use cli::Cli;
@@ -60,8 +76,16 @@ use output::Printer;
 
 /// Runs osctl with these arguments and returns the process exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Option<String>) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
+        Err(e)
+            if e.kind() == clap::error::ErrorKind::DisplayVersion
+                && args.iter().any(|a| a == "--json") =>
+        {
+            version_json();
+            return 0;
+        }
         Err(e) => {
             let _ = e.print();
             if runtime::is_refused_runtime(&e) {

@@ -233,3 +233,27 @@ fn every_runtime_gets_its_own_presync_line() {
         "/etc/systemd/system/hermes-gateway.service.d/10-osctl-presync.conf"
     );
 }
+
+#[test]
+fn the_package_ships_the_same_drop_ins_and_units() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(repo.join("Cargo.toml")).unwrap();
+    for rt in REGISTRY {
+        let rel = format!("debian/presync/{}.service.d/{DROP_IN}", rt.unit);
+        let shipped = std::fs::read_to_string(repo.join(&rel)).unwrap();
+        assert_eq!(shipped, drop_in(rt), "{rel} differs from what osctl writes");
+        assert!(
+            manifest.contains(&format!("\"{rel}\"")),
+            "{rel} is not a package asset"
+        );
+    }
+    // cargo-deb picks the units from embedded/units by their names.
+    for unit in UNITS {
+        let stem = unit.name.rsplit_once('.').unwrap().0;
+        assert!(
+            manifest.contains(&format!("unit-name = \"{stem}\"")),
+            "{} is not a package unit",
+            unit.name
+        );
+    }
+}
