@@ -10,7 +10,8 @@
 //!   markers are recorded and config.json's `mcp_tools` reach the runtime;
 //! - starting the runtime runs presync first (its files are healed before `ExecStart=`);
 //! - the timer's service succeeds against a CDN on the container's loopback, installing a skill;
-//! - `dpkg -r` removes the units and drop-ins and leaves the device's files alone.
+//! - `dpkg -r` removes the units and drop-ins and leaves the device's files alone; `dpkg --purge`
+//!   also takes the enable links and deb-systemd-helper's masks.
 //!
 //! Skipped where the lab cannot run or the package was not built (`target/debian/`), except
 //! under `CI=true` or `OSCTL_REQUIRE_SYSTEMD=1`, where either is a failure.
@@ -37,7 +38,7 @@ fn deb() -> Option<PathBuf> {
         return Some(PathBuf::from(p));
     }
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
-        "target/debian/osctl_{}_amd64.deb",
+        "target/debian/osctl_{}-1_amd64.deb",
         env!("CARGO_PKG_VERSION")
     ));
     if p.is_file() {
@@ -251,17 +252,19 @@ fn the_package_installs_enables_boots_and_removes_cleanly() {
     ok(&lab, &["dpkg", "-r", "osctl"]);
     for p in [
         "/usr/bin/osctl",
-        "/lib/systemd/system/osctl-boot.service",
-        "/lib/systemd/system/osctl-skills-sync.timer",
-        "/lib/systemd/system/hermes-gateway.service.d/10-osctl-presync.conf",
-        "/etc/systemd/system/multi-user.target.wants/osctl-boot.service",
-        "/etc/systemd/system/timers.target.wants/osctl-skills-sync.timer",
+        "/usr/lib/systemd/system/osctl-boot.service",
+        "/usr/lib/systemd/system/osctl-skills-sync.service",
+        "/usr/lib/systemd/system/osctl-skills-sync.timer",
+        "/usr/lib/systemd/system/hermes-gateway.service.d/10-osctl-presync.conf",
     ] {
         assert!(!exists(&lab, p), "{p} is left after dpkg -r");
     }
-    assert_ne!(
-        show(&lab, "osctl-skills-sync.timer", "ActiveState"),
-        "active"
+    for unit in ["osctl-skills-sync.timer", "osctl-boot.service"] {
+        assert_ne!(show(&lab, unit, "ActiveState"), "active", "{unit}");
+    }
+    assert!(
+        !show(&lab, "hermes-gateway.service", "ExecStartPre").contains("osctl"),
+        "the presync drop-in outlived the package"
     );
     let after: Vec<Option<String>> = keep.iter().map(|p| lab.read(p)).collect();
     assert_eq!(before, after, "dpkg -r changed the device's files");
@@ -270,6 +273,19 @@ fn the_package_installs_enables_boots_and_removes_cleanly() {
         lab.wait_is_active("hermes-gateway.service", "active", 5),
         "active"
     );
+    // Debian keeps a removed package's enablement until it is purged (deb-systemd-helper masks
+    // the units meanwhile); the purge takes the links and the masks away.
+    ok(&lab, &["dpkg", "--purge", "osctl"]);
+    for p in [
+        "/etc/systemd/system/multi-user.target.wants/osctl-boot.service",
+        "/etc/systemd/system/timers.target.wants/osctl-skills-sync.timer",
+        "/etc/systemd/system/osctl-boot.service",
+        "/etc/systemd/system/osctl-skills-sync.timer",
+    ] {
+        assert!(!exists(&lab, p), "{p} is left after dpkg --purge");
+    }
+    let after: Vec<Option<String>> = keep.iter().map(|p| lab.read(p)).collect();
+    assert_eq!(before, after, "dpkg --purge changed the device's files");
 }
 
 /// A loopback HTTP server inside the container's network namespace: the listening socket is
