@@ -46,6 +46,9 @@ _osctl() {
             osctl,reset)
                 cmd="osctl__subcmd__reset"
                 ;;
+            osctl,setup)
+                cmd="osctl__subcmd__setup"
+                ;;
             osctl,skills)
                 cmd="osctl__subcmd__skills"
                 ;;
@@ -108,6 +111,9 @@ _osctl() {
                 ;;
             osctl__subcmd__help,reset)
                 cmd="osctl__subcmd__help__subcmd__reset"
+                ;;
+            osctl__subcmd__help,setup)
+                cmd="osctl__subcmd__help__subcmd__setup"
                 ;;
             osctl__subcmd__help,skills)
                 cmd="osctl__subcmd__help__subcmd__skills"
@@ -200,7 +206,7 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile presync migrate reset mcp channel recover skills completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile presync migrate reset setup mcp channel recover skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -454,7 +460,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help)
-            opts="status switch reconcile presync migrate reset mcp channel recover skills completions man help"
+            opts="status switch reconcile presync migrate reset setup mcp channel recover skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -678,6 +684,20 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help__subcmd__reset)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__setup)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1079,7 +1099,7 @@ _osctl() {
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "seed persona llm channels mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "seed persona llm channels mcp mcp-tools" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1129,6 +1149,32 @@ _osctl() {
             ;;
         osctl__subcmd__reset)
             opts="-n -q -v -y -h -V --reboot --keep-runtime-state --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__setup)
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

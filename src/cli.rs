@@ -18,6 +18,7 @@ use crate::output::ColorChoice;
 #[command(
     name = "osctl",
     version,
+    long_version = LONG_VERSION,
     propagate_version = true,
     max_term_width = 100,
     after_long_help = EXIT_CODES
@@ -29,6 +30,19 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// `osctl --version`: the version, then what built it (`-V` prints the version alone).
+pub const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\ncommit:   ",
+    env!("OSCTL_COMMIT"),
+    "\ntarget:   ",
+    env!("OSCTL_TARGET"),
+    "\ncompiler: ",
+    env!("OSCTL_RUSTC"),
+    "\nprofile:  ",
+    env!("OSCTL_PROFILE")
+);
 
 /// Shown after `--help` and in the man page.
 const EXIT_CODES: &str = "\
@@ -131,6 +145,13 @@ pub enum Command {
     /// a terminal it needs --yes.
     Reset(ResetArgs),
 
+    /// Install osctl's own systemd units: the boot pass (`osctl reconcile` before the runtime
+    /// starts), the skills timer (`osctl skills sync` every 5 minutes) and a presync drop-in
+    /// (`ExecStartPre=-osctl presync <rt>`) for each runtime whose unit exists, enabled as
+    /// `systemctl enable` does. Works on a mounted image with `--root IMAGE`; on the live device
+    /// it also reloads systemd and starts the timer. A second run changes nothing.
+    Setup(SetupArgs),
+
     /// MCP servers of a runtime, in its own file: add, remove, list.
     #[command(subcommand)]
     Mcp(crate::commands::mcp::McpCommand),
@@ -157,6 +178,9 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {}
+
+#[derive(Debug, Args)]
+pub struct SetupArgs {}
 
 #[derive(Debug, Args)]
 pub struct SwitchArgs {

@@ -19,6 +19,7 @@
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`presync`]: heal a runtime's native configuration before it starts, one file per runtime.
 //! - [`reset`]: the factory reset planner.
+//! - [`setup`]: osctl's own systemd units and the runtimes' presync drop-ins.
 //! - [`format`](mod@format): format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
 //! - [`channel`]: messaging channels: capability gate, credentials, apply.
@@ -44,11 +45,28 @@ pub mod reconcile;
 pub mod redact;
 pub mod reset;
 pub mod runtime;
+pub mod setup;
 pub mod skills;
 pub mod switch;
 pub mod system;
 
 use std::ffi::OsString;
+
+/// `osctl --version --json`: what built this binary, as one document.
+fn version_json() {
+    let out = Printer::new(true, false, 0, output::ColorChoice::Never, true);
+    out.json_doc(
+        "version",
+        serde_json::json!({
+            "ok": true,
+            "version": env!("CARGO_PKG_VERSION"),
+            "commit": env!("OSCTL_COMMIT"),
+            "target": env!("OSCTL_TARGET"),
+            "compiler": env!("OSCTL_RUSTC"),
+            "profile": env!("OSCTL_PROFILE"),
+        }),
+    );
+}
 
 use clap::Parser;
 
@@ -58,8 +76,16 @@ use output::Printer;
 
 /// Runs osctl with these arguments and returns the process exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Option<String>) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
+        Err(e)
+            if e.kind() == clap::error::ErrorKind::DisplayVersion
+                && args.iter().any(|a| a == "--json") =>
+        {
+            version_json();
+            return 0;
+        }
         Err(e) => {
             let _ = e.print();
             if runtime::is_refused_runtime(&e) {

@@ -140,6 +140,8 @@ fn a_clean_switch_starts_the_new_unit_then_stops_the_old_then_commits() {
     assert_eq!(
         d.actions(),
         vec![
+            // the presync drop-in is new (tests/cli/switch shows it)
+            "daemon-reload",
             "enable --now hermes-gateway.service",
             "disable --now openclaw.service",
         ]
@@ -218,6 +220,7 @@ fn a_unit_that_dies_gets_one_reinstall_then_the_switch_rolls_back() {
     assert_eq!(
         d.actions(),
         vec![
+            "daemon-reload",
             "enable --now hermes-gateway.service",
             // not settled, nothing installed yet: one reinstall (skipped: not the live root)
             "stop hermes-gateway.service",
@@ -264,10 +267,11 @@ fn a_crash_loop_at_its_start_limit_is_reset_before_the_retry() {
     // The fake keeps crash-looping, so the retry fails too; what matters is the order.
     assert_eq!(out.status.code(), Some(4), "{}", text(&out));
     let a = d.actions();
-    assert_eq!(a[0], "enable --now hermes-gateway.service");
-    assert_eq!(a[1], "stop hermes-gateway.service");
-    assert_eq!(a[2], "reset-failed hermes-gateway.service");
-    assert_eq!(a[4], "enable --now hermes-gateway.service");
+    assert_eq!(a[0], "daemon-reload", "the presync drop-in is new");
+    assert_eq!(a[1], "enable --now hermes-gateway.service");
+    assert_eq!(a[2], "stop hermes-gateway.service");
+    assert_eq!(a[3], "reset-failed hermes-gateway.service");
+    assert_eq!(a[5], "enable --now hermes-gateway.service");
     // The second start got past the start limit (reset-failed cleared it).
     assert_eq!(d.get("hermes-gateway.service", "starts"), "2");
     assert_eq!(d.get("openclaw.service", "active"), "active");
@@ -283,11 +287,14 @@ fn an_old_unit_that_refuses_to_stop_is_asked_three_times_then_the_switch_rolls_b
     assert_eq!(
         d.actions(),
         vec![
+            "daemon-reload",
             "enable --now hermes-gateway.service",
             "disable --now openclaw.service",
             "disable --now openclaw.service",
             "disable --now openclaw.service",
             "disable --now hermes-gateway.service",
+            // the rollback removed the drop-in
+            "daemon-reload",
             "enable --now openclaw.service",
         ]
     );

@@ -42,6 +42,25 @@ pub fn mkdir(path: &Path, mode: u32) -> io::Result<()> {
     sync_parent(path)
 }
 
+/// Makes `path` a symbolic link to `target`, atomically: the link is made under a temporary
+/// name in the same folder and renamed over `path` (a file or link there is replaced).
+pub fn symlink(target: &Path, path: &Path) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "a link needs a file name"))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".osctl-link-{}", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let _ = std::fs::remove_file(&tmp);
+    std::os::unix::fs::symlink(target, &tmp)?;
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    sync_parent(path)
+}
+
 /// Removes a file or a symlink (never following it) and fsyncs the folder.
 pub fn remove_file(path: &Path) -> io::Result<()> {
     match std::fs::remove_file(path) {

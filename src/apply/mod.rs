@@ -51,7 +51,7 @@ pub fn apply(target: &Target<'_>, plan: &Plan) -> Result<Applied> {
         .file_changes()
         .map(|c| Touch {
             path: c.path.clone(),
-            follow: !matches!(c.after, FileState::Absent),
+            follow: !matches!(c.after, FileState::Absent | FileState::Symlink { .. }),
             removes_tree: matches!(c.before, FileState::Tree { .. }),
         })
         .collect();
@@ -181,8 +181,9 @@ fn expected_matches(before: &FileState, now: &Option<(Kind, Option<Vec<u8>>)>) -
 /// point, calls it directly.
 pub fn apply_file(fs: &RootFs, journal: Option<&Journal>, change: &FileChange) -> Result<()> {
     let path = &change.path;
-    let removing = matches!(change.after, FileState::Absent);
-    let now = observe(fs, path, !removing)?;
+    // A removal and a link osctl makes act on the path itself, never on what a link there names.
+    let at_path = matches!(change.after, FileState::Absent | FileState::Symlink { .. });
+    let now = observe(fs, path, !at_path)?;
     if !expected_matches(&change.before, &now) {
         return Err(Error::new(
             Exit::RolledBack,
@@ -239,8 +240,13 @@ pub fn apply_file(fs: &RootFs, journal: Option<&Journal>, change: &FileChange) -
                 _ => atomic::remove_file(&host).map_err(|e| io("remove", e)),
             }
         }
-        FileState::Symlink { .. } | FileState::Tree { .. } => Err(Error::internal(format!(
-            "a plan cannot create {path} as a link or a whole tree"
+        FileState::Symlink { target } => {
+            // systemd's `[Install]` links (`osctl setup` enables its units in an image).
+            ensure_parents(fs, path)?;
+            atomic::symlink(target.as_ref(), &fs.host_nofollow(path)?).map_err(|e| io("link", e))
+        }
+        FileState::Tree { .. } => Err(Error::internal(format!(
+            "a plan cannot create {path} as a whole tree"
         ))),
     }
 }

@@ -22,7 +22,10 @@ pub fn completion_script(shell: Shell) -> Vec<u8> {
 /// The man page, in roff.
 pub fn man_page() -> Result<Vec<u8>> {
     let mut buf = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    // The build facts of `--version` (the commit) would make the committed man page stale at
+    // every commit: the man page carries the version alone.
+    let cmd = Cli::command().long_version(clap::builder::Resettable::<clap::builder::Str>::Reset);
+    clap_mangen::Man::new(cmd)
         .render(&mut buf)
         .map_err(|e| Error::internal(format!("cannot render the man page: {e}")))?;
     Ok(buf)

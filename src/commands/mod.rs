@@ -10,6 +10,7 @@ mod presync;
 mod reconcile;
 mod recover;
 mod reset;
+mod setup;
 mod skills;
 mod status;
 mod switch;
@@ -201,6 +202,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Migrate(_) => "migrate",
         Command::Switch(_) => "switch",
         Command::Reset(_) => "reset",
+        Command::Setup(_) => "setup",
         Command::Skills(cmd) => skills::name(cmd),
         Command::Mcp(cmd) => mcp::name(cmd),
         Command::Channel(cmd) => channel::name(cmd),
@@ -224,6 +226,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Migrate(args) => migrate::run(ctx, args),
         Command::Switch(args) => switch::run(ctx, args),
         Command::Reset(args) => reset::run(ctx, args),
+        Command::Setup(args) => setup::run(ctx, args),
         Command::Skills(cmd) => skills::run(ctx, cmd),
         Command::Mcp(cmd) => mcp::run(ctx, cmd),
         Command::Channel(cmd) => channel::run(ctx, cmd),

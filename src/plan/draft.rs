@@ -224,6 +224,7 @@ impl<'a> Draft<'a> {
         path: &DevPath,
         after: FileState,
         reason: &str,
+        // `before` is read at the path itself (a link stays a link): removals and links.
         removal: bool,
     ) -> Result<bool> {
         if let Some(&i) = self.by_path.get(path) {
@@ -241,7 +242,7 @@ impl<'a> Draft<'a> {
         }
         let before = if self.under_removed_tree(path) {
             // Its folder goes first in this plan: by the time this step runs, nothing is there.
-            if removal {
+            if removal && after == FileState::Absent {
                 return Ok(false);
             }
             FileState::Absent
@@ -257,7 +258,9 @@ impl<'a> Draft<'a> {
             self.observed(path)?
         };
         let change = FileChange::new(path.clone(), before, after, reason);
-        if change.is_noop() || (removal && change.before == FileState::Absent) {
+        if change.is_noop()
+            || (change.after == FileState::Absent && change.before == FileState::Absent)
+        {
             return Ok(false);
         }
         self.by_path.insert(path.clone(), self.steps.len());
@@ -312,6 +315,30 @@ impl<'a> Draft<'a> {
             reason,
             false,
         )
+    }
+
+    /// Plans `path` to be a symbolic link to `target` (systemd's `[Install]` links: `osctl
+    /// setup` enables its units in an offline image as `systemctl enable` would). A file or a
+    /// link to elsewhere at `path` is replaced; a folder there is refused.
+    pub fn symlink(&mut self, path: &DevPath, target: &str, reason: &str) -> Result<bool> {
+        let after = FileState::Symlink {
+            target: target.to_string(),
+        };
+        if let Some(c) = self.pending(path) {
+            if c.after == after {
+                return Ok(false);
+            }
+        } else if matches!(
+            current_for_removal(self.fs, path)?,
+            FileState::Dir { .. } | FileState::Tree { .. }
+        ) {
+            return Err(Error::input(
+                "path_is_a_folder",
+                format!("{path} is a folder; osctl would make it a link to {target}"),
+            )
+            .hint("move the folder away, then run the command again"));
+        }
+        self.record(path, after, reason, true)
     }
 
     /// Plans `path` to be gone: a file, a symlink (as a link) or a folder with its content.

@@ -164,7 +164,14 @@ pub enum ServiceAction {
 impl ServiceAction {
     /// The `systemctl` arguments for this action.
     pub fn systemctl_args(&self) -> Vec<String> {
-        let unit = |u: &String| format!("{}.service", u.trim_end_matches(".service"));
+        // A bare name is a service; a timer (`osctl setup` starts its skills timer) keeps its suffix.
+        let unit = |u: &String| {
+            if u.ends_with(".timer") {
+                u.clone()
+            } else {
+                format!("{}.service", u.trim_end_matches(".service"))
+            }
+        };
         match self {
             ServiceAction::DaemonReload => vec!["daemon-reload".into()],
             ServiceAction::EnableNow(u) => vec!["enable".into(), "--now".into(), unit(u)],

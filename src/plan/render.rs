@@ -52,6 +52,9 @@ pub fn file_diff(change: &FileChange) -> String {
         (FileState::Symlink { target }, FileState::Absent) => {
             out.push_str(&format!("deleted symlink {rel} -> {target}\n"));
         }
+        (_, FileState::Symlink { target }) => {
+            out.push_str(&format!("new symlink {rel} -> {target}\n"));
+        }
         (FileState::Dir { .. }, FileState::Absent) => {
             out.push_str(&format!("deleted empty folder {rel}/\n"));
         }

@@ -2,7 +2,8 @@
 //! and approvals, `.env` (the key, channel credentials, BlueBubbles defaults, the local API
 //! key), the BlueBubbles caller-context file, the skills restore, and the OS blocks: the device
 //! soul atop SOUL.md (the legacy skill-priority block pruned from it) and the rules block of
-//! `~/.hermes/AGENTS.md`, which hermes finds through `terminal.cwd`.
+//! `~/.hermes/AGENTS.md`, which hermes finds through `terminal.cwd`; then the observer hook's
+//! endpoint (when the image ships the hook) and the dedupe of `<name>-imported` skills.
 
 use serde_json::{Value, json};
 
@@ -73,7 +74,88 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         None,
         true,
         "OS rules block",
-    )
+    )?;
+    observer_hook(cx, &home)?;
+    dedupe_imported_skills(cx)
+}
+
+/// The observer hook that forwards channel turns to os-server (`~/.hermes/hooks/
+/// os-server-observer/{HOOK.yaml,handler.py}`, spec section 2.2): hermes loads every hook in
+/// that folder at start. The hook comes with the OS image; presync registers it when both files
+/// are there by pointing its handler at os-server's loopback endpoint (config.json `httpPort`):
+/// upstream's placeholder `__OS_SERVER_TURN_URL__`, or an endpoint written for another port.
+fn observer_hook(cx: &mut Cx<'_, '_>, home: &DevPath) -> Result<()> {
+    let dir = home.join("hooks/os-server-observer");
+    let handler = dir.join("handler.py");
+    if !cx.exists(&dir.join("HOOK.yaml"))? {
+        return Ok(());
+    }
+    let Some(text) = cx.text(&handler)? else {
+        return Ok(());
+    };
+    let url = super::picoclaw::turn_url(cx);
+    let new = point_at(&text, &url);
+    if new != text {
+        cx.write(
+            &handler,
+            new,
+            None,
+            "observer hook: os-server's channel-turn endpoint",
+        )?;
+    }
+    Ok(())
+}
+
+/// `text` with the placeholder, and any loopback channel-turn URL, replaced by `url`.
+fn point_at(text: &str, url: &str) -> String {
+    const PLACEHOLDER: &str = "__OS_SERVER_TURN_URL__";
+    const HEAD: &str = "http://127.0.0.1:";
+    const TAIL: &str = "/api/agent/channel-turn";
+    let mut out = text.replace(PLACEHOLDER, url);
+    let mut from = 0;
+    while let Some(i) = out[from..].find(HEAD).map(|i| i + from) {
+        let port_at = i + HEAD.len();
+        let digits = out[port_at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .count();
+        let end = port_at + digits;
+        if digits > 0 && out[end..].starts_with(TAIL) {
+            out.replace_range(i..end + TAIL.len(), url);
+            from = i + url.len();
+        } else {
+            from = port_at;
+        }
+    }
+    out
+}
+
+/// `hermes claw migrate --skill-conflict rename` leaves `<name>-imported` copies next to skills
+/// of the same name; upstream's onboarding prunes them (`pruneImportedSkillDuplicates`): the
+/// copy goes when `<name>` exists, else it takes the name. Both are journaled like any change.
+fn dedupe_imported_skills(cx: &mut Cx<'_, '_>) -> Result<()> {
+    let dir = cx.path(cx.rt.skills.dir);
+    for name in cx.draft.list_dir(&dir)? {
+        let Some(base) = name.strip_suffix("-imported").filter(|b| !b.is_empty()) else {
+            continue;
+        };
+        let dup = dir.join(&name);
+        if !cx.is_dir(&dup)? {
+            continue;
+        }
+        let canonical = dir.join(base);
+        if cx.exists(&canonical)? {
+            cx.remove(
+                &dup,
+                &format!("duplicate of the skill {base} (hermes claw migrate)"),
+            )?;
+        } else {
+            let reason = format!("{name} takes its skill's name");
+            cx.copy_tree(&dup, &canonical, &reason)?;
+            cx.remove(&dup, &reason)?;
+        }
+    }
+    Ok(())
 }
 
 /// A factory reset wipes the openclaw-imported skills; `hermes claw migrate` restores them,
@@ -223,5 +305,26 @@ fn caller_context(cx: &mut Cx<'_, '_>, home: &DevPath) -> Result<()> {
         Some(v) => cx.write(&path, v, Some(SECRET_MODE), "BlueBubbles caller context"),
         None if cx.exists(&path)? => cx.remove(&path, "bluebubbles_caller_context is empty"),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::point_at;
+
+    #[test]
+    fn the_observer_hook_points_at_the_configured_port() {
+        let url = "http://127.0.0.1:5080/api/agent/channel-turn";
+        assert_eq!(
+            point_at("U = \"__OS_SERVER_TURN_URL__\"\n", url),
+            format!("U = \"{url}\"\n")
+        );
+        // Written for another port before: moved; other loopback URLs are left.
+        let old = "U = \"http://127.0.0.1:5000/api/agent/channel-turn\"\nV = \"http://127.0.0.1:8642/health\"\n";
+        assert_eq!(
+            point_at(old, url),
+            format!("U = \"{url}\"\nV = \"http://127.0.0.1:8642/health\"\n")
+        );
+        assert_eq!(point_at(&point_at(old, url), url), point_at(old, url));
     }
 }

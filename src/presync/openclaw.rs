@@ -67,8 +67,13 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         )?;
     }
 
-    let mut json = cx.doc(&dir.join("openclaw.json"), Format::Json5)?;
+    let config = dir.join("openclaw.json");
+    let first_setup = !cx.exists(&config)?;
+    let mut json = cx.doc(&config, Format::Json5)?;
     if cx.full() {
+        if first_setup {
+            setup_defaults(&mut json, &ws.to_string())?;
+        }
         gateway(&mut json)?;
     }
     if cx.owns_llm() {
@@ -80,6 +85,29 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         channels(cx, &mut json)?;
     }
     cx.save_doc(json, Some(SECRET_MODE), "openclaw settings (config.json)")
+}
+
+/// What upstream's `SetupAgent` writes when it creates openclaw.json (spec section 2.1, "Other
+/// Setup defaults"): full elevated exec without a sandbox or approvals (the device is the
+/// sandbox), and the workspace skills folder, watched. Upstream rewrites them at every setup;
+/// osctl writes them once, into a new openclaw.json, so an owner's later choice stays. The
+/// image model is left out: upstream sets it only from the model API's `default_image_model`,
+/// which presync, offline, does not have.
+fn setup_defaults(json: &mut DocEdit, ws: &str) -> Result<()> {
+    let d = ["agents", "defaults"];
+    json.default(&[d[0], d[1], "elevatedDefault"], "full")?;
+    json.default(&[d[0], d[1], "sandbox", "mode"], "off")?;
+    json.default(&["tools", "profile"], "full")?;
+    json.default(
+        &["tools", "exec"],
+        json!({"host": "gateway", "security": "full", "ask": "off"}),
+    )?;
+    json.default(&["tools", "elevated", "enabled"], true)?;
+    json.default(
+        &["skills", "load"],
+        json!({"extraDirs": [format!("{ws}/skills")], "watch": true}),
+    )?;
+    Ok(())
 }
 
 fn gateway(json: &mut DocEdit) -> Result<()> {

@@ -1,7 +1,8 @@
 //! picoclaw presync (spec section 2.3): `config.json` (agent defaults, the `autonomous` and
 //! `autonomous_vision` models, the gateway, `channel_list`), `.security.yml` (API keys, the pico
 //! token, channel credentials), the one-time migrate from openclaw and, when the config is
-//! missing, `picoclaw onboard`; then the OS blocks of SOUL.md, AGENTS.md and HEARTBEAT.md and
+//! missing, `picoclaw onboard`; the os-server observer process hook (when the image ships it);
+//! then the OS blocks of SOUL.md, AGENTS.md and HEARTBEAT.md and
 //! the KNOWLEDGE.md seed.
 //!
 //! picoclaw has no installable package, so there is no runtime to ask whether it accepts these
@@ -23,6 +24,8 @@ const PICO_BIN: &str = "/usr/local/bin/picoclaw";
 const PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 const MIGRATE: &str = include_str!("../../embedded/presync/picoclaw-migrate.sh");
 const CHANNELS: [&str; 4] = ["telegram", "discord", "slack", "whatsapp"];
+/// The observer hook program the OS image ships (relative to picoclaw's home).
+const OBSERVER: &str = "hooks/os-server-observer/observer.py";
 
 pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let home = cx.path(cx.rt.home);
@@ -182,6 +185,7 @@ fn config_json(cx: &mut Cx<'_, '_>, path: &DevPath) -> Result<()> {
         for ch in enabled_channels(cx) {
             json.set(&["channel_list", ch, "enabled"], true)?;
         }
+        observer_hook(cx, &mut json)?;
         if cx.val("whatsapp_user_id").is_some() {
             let store = cx.workspace().join("whatsapp").to_string();
             json.set(
@@ -199,6 +203,39 @@ fn config_json(cx: &mut Cx<'_, '_>, path: &DevPath) -> Result<()> {
         None,
         "picoclaw model, gateway and channels (config.json)",
     )
+}
+
+/// The observer process hook that forwards channel turns to os-server (spec section 2.3,
+/// "Process hooks"). The hook program comes with the OS image; it is registered only when it is
+/// there, since picoclaw would otherwise try to spawn a missing program on every turn.
+fn observer_hook(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
+    let program = cx.path(cx.rt.home).join(OBSERVER);
+    if !cx.exists(&program)? {
+        return Ok(());
+    }
+    let url = turn_url(cx);
+    json.set(&["hooks", "enabled"], true)?;
+    json.set(
+        &["hooks", "processes", "os-server-observer"],
+        json!({
+            "enabled": true,
+            "transport": "stdio",
+            "command": ["python3", program.to_string()],
+            "env": {"OS_SERVER_TURN_URL": url},
+            "observe": ["turn_start", "turn_end"],
+        }),
+    )
+}
+
+/// os-server's loopback channel-turn endpoint (config.json `httpPort`, default 5000).
+pub fn turn_url(cx: &Cx<'_, '_>) -> String {
+    let port = match cx.cfg.fields.get("httpPort") {
+        Some(Value::Number(n)) => n.as_u64().filter(|p| (1..=65535).contains(p)),
+        Some(Value::String(s)) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    }
+    .unwrap_or(5000);
+    format!("http://127.0.0.1:{port}/api/agent/channel-turn")
 }
 
 /// The `model_list` entry named `name`: updated in place (keys osctl does not own kept), or

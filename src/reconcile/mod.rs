@@ -1,6 +1,6 @@
 //! The reconcilers the device runs at every boot and a switch runs after its commit point, in
 //! upstream's order (spec section 4.1 step 10): seed-on-empty (boot only: a switch has just
-//! written `agent_runtime`) → persona → LLM config → channels → MCP.
+//! written `agent_runtime`) → persona → LLM config → channels → MCP → the user's MCP tools.
 //!
 //! Each carrying step is guarded by its own marker (the last `agent_state.json` entry for
 //! persona; `llm_config_applied_runtime`, `channels_applied_runtime`, `mcp_applied_runtime` in
@@ -20,6 +20,7 @@
 pub mod channels;
 pub mod llm;
 pub mod mcp;
+pub mod mcp_tools;
 pub mod persona;
 pub mod seed;
 
@@ -40,16 +41,21 @@ pub enum StepName {
     Llm,
     Channels,
     Mcp,
+    /// config.json's `mcp_tools` as `tool_<name>` servers of the active runtime (no marker).
+    #[value(name = "mcp-tools", alias = "mcp_tools")]
+    #[serde(rename = "mcp-tools")]
+    McpTools,
 }
 
 impl StepName {
     /// Every step, in the order a run takes them.
-    pub const ALL: [StepName; 5] = [
+    pub const ALL: [StepName; 6] = [
         StepName::Seed,
         StepName::Persona,
         StepName::Llm,
         StepName::Channels,
         StepName::Mcp,
+        StepName::McpTools,
     ];
 
     /// The steps a switch runs after its commit point: all but the seed (the commit point has
@@ -68,6 +74,7 @@ impl StepName {
             StepName::Llm => "llm",
             StepName::Channels => "channels",
             StepName::Mcp => "mcp",
+            StepName::McpTools => "mcp-tools",
         }
     }
 }
@@ -422,6 +429,7 @@ pub fn plan_step(draft: &mut Draft<'_>, input: &Input<'_>, step: StepName) -> St
         StepName::Llm => llm::plan(draft, input),
         StepName::Channels => channels::plan(draft, input),
         StepName::Mcp => mcp::plan(draft, input),
+        StepName::McpTools => mcp_tools::plan(draft, input),
     };
     match result {
         Ok(report) => report,

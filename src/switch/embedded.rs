@@ -89,6 +89,10 @@ pub fn plan(draft: &mut Draft<'_>, rt: &Runtime) -> Result<Vec<DevPath>> {
             changed.push(item.path);
         }
     }
+    let drop_in = crate::setup::plan_drop_in(draft, rt)?;
+    if drop_in.state == crate::setup::State::Written {
+        changed.push(drop_in.path);
+    }
     Ok(changed)
 }
 
@@ -167,7 +171,11 @@ mod tests {
         let rt = crate::runtime::RuntimeId::Hermes.spec();
         let mut draft = Draft::new(&fs);
         let changed = plan(&mut draft, rt).unwrap();
-        assert_eq!(changed.len(), 5);
+        assert_eq!(changed.len(), 6, "five files and the presync drop-in");
+        let drop_in = crate::setup::drop_in_path(rt.unit);
+        let host = fs.host(&drop_in).unwrap();
+        std::fs::create_dir_all(host.parent().unwrap()).unwrap();
+        std::fs::write(&host, crate::setup::drop_in(rt)).unwrap();
         for item in items(rt) {
             let host = fs.host(&item.path).unwrap();
             std::fs::create_dir_all(host.parent().unwrap()).unwrap();

@@ -191,8 +191,9 @@ fn install_due(
     })
 }
 
-/// Whether a path is a systemd unit file (a change means `daemon-reload`).
+/// Whether a path is a systemd unit file or drop-in (a change means `daemon-reload`).
 pub fn is_unit_file(path: &DevPath) -> bool {
     let s = path.to_string();
-    s.ends_with(".service") && install::UNIT_DIRS.iter().any(|d| s.starts_with(d))
+    let drop_in = s.ends_with(".conf") && s.contains(".service.d/");
+    (s.ends_with(".service") || drop_in) && install::UNIT_DIRS.iter().any(|d| s.starts_with(d))
 }

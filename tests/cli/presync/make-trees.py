@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerates the input trees of the presync golden cases (tests/cli/presync/<rt>-<mode>/in).
 
-    tests/cli/presync/make-trees.py [OSCTL_BINARY]     (default: target/debug/osctl)
+    tests/cli/presync/make-trees.py [OSCTL_BINARY]     (default: target/x86_64-unknown-linux-gnu/debug/osctl)
 
 For each runtime, examples/presync/<rt>/ is the sample device (native files with the owner's
 comments and keys osctl does not own). Each <rt>-<mode> case starts from it with
@@ -21,7 +21,7 @@ import tempfile
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
 HERE = os.path.join(REPO, "tests/cli/presync")
-OSCTL = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(REPO, "target/debug/osctl")
+OSCTL = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(REPO, "target/x86_64-unknown-linux-gnu/debug/osctl")
 MODES = {"legacy": "", "os": "os", "runtime": "runtime"}
 # The files whose presync result depends on llm_config_mode: they stay as the owner left them.
 NATIVE = {

@@ -1,0 +1,46 @@
+//! Build facts for `osctl --version`: the commit (`git rev-parse`, or `unknown` outside a git
+//! checkout, e.g. a source tarball), the target triple and the compiler that built osctl.
+
+use std::process::Command;
+
+fn output(cmd: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new(cmd).args(args).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let s = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (!s.is_empty()).then_some(s)
+}
+
+fn main() {
+    let commit = output("git", &["rev-parse", "--short=12", "HEAD"]);
+    println!(
+        "cargo:rustc-env=OSCTL_COMMIT={}",
+        commit.unwrap_or_else(|| "unknown".into())
+    );
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    println!(
+        "cargo:rustc-env=OSCTL_RUSTC={}",
+        output(&rustc, &["-V"]).unwrap_or_else(|| "rustc (unknown version)".into())
+    );
+    println!(
+        "cargo:rustc-env=OSCTL_TARGET={}",
+        std::env::var("TARGET").unwrap_or_default()
+    );
+    println!(
+        "cargo:rustc-env=OSCTL_PROFILE={}",
+        std::env::var("PROFILE").unwrap_or_default()
+    );
+    // Rebuild when HEAD moves (a commit, a checkout).
+    if let Some(dir) = output("git", &["rev-parse", "--git-dir"]) {
+        println!("cargo:rerun-if-changed={dir}/HEAD");
+    }
+    if let Some(common) = output("git", &["rev-parse", "--git-common-dir"])
+        && let Some(head) = output("git", &["symbolic-ref", "-q", "HEAD"])
+    {
+        println!("cargo:rerun-if-changed={common}/{head}");
+        println!("cargo:rerun-if-changed={common}/packed-refs");
+    }
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=RUSTC");
+}

@@ -1,0 +1,43 @@
+//! `osctl setup`: install osctl's own systemd units (the boot pass, the skills timer) and the
+//! presync drop-ins of the runtime units that exist, on the live device or on a mounted image
+//! (`--root IMAGE`). Logic in `setup/`.
+
+use serde_json::{Map, json};
+
+use super::Ctx;
+use crate::cli::SetupArgs;
+use crate::error::{Exit, Result};
+use crate::plan::Draft;
+use crate::setup::{self, State};
+
+pub fn run(ctx: &Ctx, _args: &SetupArgs) -> Result<Exit> {
+    let _lock = ctx.lock()?;
+    let mut draft = Draft::new(&ctx.fs);
+    let report = setup::plan(&mut draft)?;
+    for u in &report.units {
+        match u.state {
+            State::Packaged => ctx.out.status(&format!(
+                "{}: installed by the osctl package ({})",
+                u.unit, u.path
+            )),
+            State::Masked => {}
+            _ => ctx.out.detail(&format!("{}: {}", u.unit, u.path)),
+        }
+    }
+    if !report.runtimes_without_unit.is_empty() {
+        ctx.out.status(&format!(
+            "no presync drop-in for {} (no unit yet: `osctl switch` writes it when it installs the runtime)",
+            report.runtimes_without_unit.join(", ")
+        ));
+    }
+    let plan = draft.finish();
+    let mut extra = Map::new();
+    extra.insert("units".into(), json!(report.units));
+    extra.insert("drop_ins".into(), json!(report.drop_ins));
+    extra.insert(
+        "runtimes_without_unit".into(),
+        json!(report.runtimes_without_unit),
+    );
+    extra.insert("binary".into(), json!(report.binary));
+    ctx.finish("setup", &plan, extra)
+}
