@@ -7,6 +7,12 @@
 //! writing a file back to what is on disk drops its change. Service actions and commands keep
 //! their order after the file changes that came before them. Reads go to the device only
 //! through the draft's [`RootFs`], so a planner stays pure with respect to everything else.
+//!
+//! A change is kept per *file*, not per name: two device paths that reach one file through a
+//! symbolic link inside the root (`workspace/.claude` linked to `~/.claude`, a workspace
+//! `AGENTS.md` linked to the global one) share one change, so the file is written once, and a
+//! write through the second name sees the first one's content. (Two changes for one file used
+//! to fail every such run: the second write found the file changed by the first.)
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -26,8 +32,12 @@ pub const DEFAULT_DIR_MODE: u32 = 0o755;
 pub struct Draft<'a> {
     fs: &'a RootFs,
     steps: Vec<Step>,
-    /// Index into `steps` of each path's change.
+    /// Index into `steps` of each file's change, by the file's resolved device path
+    /// ([`Draft::key`]).
     by_path: HashMap<DevPath, usize>,
+    /// Folders resolved through their links (device path → resolved device path), so keying
+    /// a path costs one `lstat` of its last component.
+    resolved: RefCell<HashMap<DevPath, DevPath>>,
     warnings: Vec<String>,
     /// A fingerprint of the first state read from the disk for each path. A planner that read
     /// a file, then wrote what it made of it, must not have its plan applied over a version
@@ -46,7 +56,38 @@ impl<'a> Draft<'a> {
             by_path: HashMap::new(),
             warnings: Vec::new(),
             seen: RefCell::new(HashMap::new()),
+            resolved: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// The file `path` names: its device path with every link inside the root resolved (the
+    /// last one too when `follow`, as writes follow it and removals do not). A path that cannot
+    /// be resolved is its own key (reading it reports why).
+    fn key(&self, path: &DevPath, follow: bool) -> DevPath {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return path.clone();
+        };
+        let dir = {
+            let mut cache = self.resolved.borrow_mut();
+            match cache.get(&parent) {
+                Some(d) => d.clone(),
+                None => match self.fs.resolve_dev(&parent, true) {
+                    Ok(d) => {
+                        cache.insert(parent.clone(), d.clone());
+                        d
+                    }
+                    Err(_) => return path.clone(),
+                },
+            }
+        };
+        let candidate = dir.join(name);
+        if follow
+            && std::fs::symlink_metadata(self.fs.root().join(candidate.relative()))
+                .is_ok_and(|m| m.file_type().is_symlink())
+        {
+            return self.fs.resolve_dev(&candidate, true).unwrap_or(candidate);
+        }
+        candidate
     }
 
     /// The disk state of `path`, which must be the state this draft first read of it.
@@ -82,10 +123,14 @@ impl<'a> Draft<'a> {
 
     /// The planned state of `path` (pending change, else the disk), following a final link.
     pub fn state(&self, path: &DevPath) -> Result<FileState> {
-        if let Some(c) = self.pending(path) {
+        if self.by_path.is_empty() {
+            return self.observed(path);
+        }
+        let key = self.key(path, true);
+        if let Some(c) = self.pending(&key) {
             return Ok(c.after.clone());
         }
-        if self.under_removed_tree(path) {
+        if self.under_removed_tree(&key) {
             return Ok(FileState::Absent);
         }
         self.observed(path)
@@ -131,8 +176,9 @@ impl<'a> Draft<'a> {
         if !self.is_dir(path)? {
             return Ok(Vec::new());
         }
+        let dir = self.key(path, true);
         let mut names: Vec<String> = if self
-            .pending(path)
+            .pending(&dir)
             .is_some_and(|c| c.before == FileState::Absent || replaces_content(c))
         {
             Vec::new()
@@ -140,7 +186,7 @@ impl<'a> Draft<'a> {
             self.fs.list_dir(path)?.unwrap_or_default()
         };
         for (p, &i) in &self.by_path {
-            if p.parent().as_ref() != Some(path) {
+            if p.parent().as_ref() != Some(&dir) {
                 continue;
             }
             let Some(name) = p.file_name().map(str::to_string) else {
@@ -166,7 +212,8 @@ impl<'a> Draft<'a> {
         reason: &str,
         removal: bool,
     ) -> Result<bool> {
-        if let Some(&i) = self.by_path.get(path) {
+        let key = self.key(path, !removal);
+        if let Some(&i) = self.by_path.get(&key) {
             let Step::File(change) = &mut self.steps[i] else {
                 unreachable!()
             };
@@ -179,7 +226,7 @@ impl<'a> Draft<'a> {
             }
             return Ok(true);
         }
-        let before = if self.under_removed_tree(path) {
+        let before = if self.under_removed_tree(&key) {
             // Its folder goes first in this plan: by the time this step runs, nothing is there.
             if removal {
                 return Ok(false);
@@ -194,7 +241,7 @@ impl<'a> Draft<'a> {
         if change.is_noop() || (removal && change.before == FileState::Absent) {
             return Ok(false);
         }
-        self.by_path.insert(path.clone(), self.steps.len());
+        self.by_path.insert(key, self.steps.len());
         self.steps.push(Step::File(change));
         Ok(true)
     }
@@ -250,11 +297,12 @@ impl<'a> Draft<'a> {
 
     /// Plans `path` to be gone: a file, a symlink (as a link) or a folder with its content.
     pub fn remove(&mut self, path: &DevPath, reason: &str) -> Result<bool> {
-        if let Some(c) = self.pending(path)
+        let key = self.key(path, false);
+        if let Some(c) = self.pending(&key)
             && c.before == FileState::Absent
         {
             // Created by this plan only: forget it.
-            let i = self.by_path.remove(path).expect("pending has an index");
+            let i = self.by_path.remove(&key).expect("pending has an index");
             self.steps.remove(i);
             for v in self.by_path.values_mut() {
                 if *v > i {
