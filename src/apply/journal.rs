@@ -12,8 +12,8 @@
 //! renaming `manifest.json` to `done.json` (one fsync), then removes it. From that rename on,
 //! the journal is never restored: a cleanup that fails (EIO, EPERM, an immutable file in a
 //! removed folder) or is cut short by a kill is a warning, and whoever takes the lock next
-//! finishes it. A journal that cannot be removed is moved aside to `/var/lib/osctl/kept/<id>`
-//! and named, so it never stands in a later run's way.
+//! finishes it. A journal that cannot be removed then either is moved aside to
+//! `/var/lib/osctl/kept/<id>` and named, so it never stands in a later run's way.
 //!
 //! **Restoring.** A failed run restores its originals in reverse order; a run that was killed
 //! (power loss, SIGKILL; with `panic = "abort"` no destructor runs) leaves its journal open, and
@@ -423,7 +423,7 @@ impl Journal {
     /// Removes a journal marked [`Journal::done`]; a failure is the warning returned (the run
     /// stands, and the next run finishes the cleanup).
     pub fn clean(self) -> Option<String> {
-        cleanup(&self.dir, &self.dev_dir)
+        cleanup(&self.dir, &self.dev_dir, false)
     }
 
     /// The run failed: put every original back, newest change first. The journal is finished
@@ -431,7 +431,7 @@ impl Journal {
     /// kept.
     pub fn rollback(self, fs: &RootFs) -> Result<Outcome> {
         let manifest = self.manifest.into_inner();
-        let outcome = restore(fs, &self.dir, &self.dev_dir, &manifest);
+        let outcome = restore(fs, &self.dir, &self.dev_dir, &manifest, false);
         outcome.into_result(&self.dev_dir)
     }
 }
@@ -491,22 +491,24 @@ fn mark_done(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Removes a finished journal (not synced: a journal marked done is never restored, so one that
-/// survives a power cut is removed again). What cannot be removed is moved aside to `kept/`;
-/// the warning says what and where.
-fn cleanup(dir: &Path, dev_dir: &DevPath) -> Option<String> {
+/// survives a power cut is removed again). A failure is the warning returned: the run that
+/// finished the journal leaves it for the next run to clean (`aside` false); a failure in that
+/// second try (`aside`) moves it to `kept/`, where it stands in no later run's way, and names it.
+fn cleanup(dir: &Path, dev_dir: &DevPath, aside: bool) -> Option<String> {
     let err = match crate::fault::before_cleanup().and_then(|()| remove_tree(dir)) {
         Ok(()) => return None,
         Err(e) => e,
     };
-    let aside = match move_aside(dir) {
-        Ok(kept) => format!("its remains are kept in {kept}"),
-        Err(e) => format!(
-            "it stays in {dev_dir} ({}) and the next osctl run that changes the device tries again",
-            e.message
-        ),
+    let next = "the next osctl run that changes the device finishes the cleanup";
+    let what = match aside {
+        false => next.to_string(),
+        true => match move_aside(dir) {
+            Ok(kept) => format!("what is left of it is kept in {kept}"),
+            Err(e) => format!("{next} ({})", e.message),
+        },
     };
     Some(format!(
-        "the change is made, but its journal {dev_dir} could not be removed ({err}); {aside}"
+        "the journal {dev_dir} is finished (nothing in it will be restored) but could not be removed: {err}; {what}"
     ))
 }
 
@@ -607,7 +609,13 @@ impl Outcome {
 
 /// Restores one journal: every entry, newest first, then finishes it (removed when all went
 /// back, else moved aside to `kept/`). Never fails as a whole: the outcome says what happened.
-fn restore(fs: &RootFs, dir: &Path, dev_dir: &DevPath, manifest: &Manifest) -> Outcome {
+fn restore(
+    fs: &RootFs,
+    dir: &Path,
+    dev_dir: &DevPath,
+    manifest: &Manifest,
+    recovering: bool,
+) -> Outcome {
     let mut out = Outcome::default();
     let mut originals: Option<File> = None;
     let legacy = manifest.schema < 2;
@@ -626,7 +634,7 @@ fn restore(fs: &RootFs, dir: &Path, dev_dir: &DevPath, manifest: &Manifest) -> O
     drop(originals);
     if out.left.is_empty() && out.failed.is_empty() {
         out.cleanup = match mark_done(dir) {
-            Ok(()) => cleanup(dir, dev_dir),
+            Ok(()) => cleanup(dir, dev_dir, recovering),
             Err(e) => Some(format!(
                 "the journal {dev_dir} was restored but could not be marked done ({e}); the next run restores it again, which changes nothing"
             )),
@@ -1180,7 +1188,7 @@ pub fn recover_all(fs: &RootFs) -> Result<Vec<Recovered>> {
         match open(&root, &name)? {
             Found::Finished => {
                 let done = std::fs::symlink_metadata(dir.join(DONE)).is_ok();
-                let cleanup = cleanup(&dir, &dev_dir);
+                let cleanup = cleanup(&dir, &dev_dir, true);
                 // A folder without a manifest (its run died before writing one) is no news.
                 if done || cleanup.is_some() {
                     out.push(Recovered {
@@ -1195,7 +1203,7 @@ pub fn recover_all(fs: &RootFs) -> Result<Vec<Recovered>> {
                 }
             }
             Found::Open(manifest) => {
-                let outcome = restore(fs, &dir, &dev_dir, &manifest);
+                let outcome = restore(fs, &dir, &dev_dir, &manifest, true);
                 out.push(Recovered {
                     id: name,
                     command: masked(&manifest.command),

@@ -183,7 +183,10 @@ impl DeviceLock {
                         return Err(Error::new(
                             Exit::Busy,
                             "busy",
-                            format!("another osctl {} is in progress", me.operation),
+                            format!(
+                                "another osctl {} is in progress (pid {})",
+                                me.operation, h.pid
+                            ),
                         )
                         .cause(format!("held by {}", h.describe()))
                         .hint("wait for it to finish, then run again"));
