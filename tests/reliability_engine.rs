@@ -1039,3 +1039,116 @@ fn regression_a_one_file_plan_keeps_no_journal_and_syncs_at_most_three_times() {
         );
     }
 }
+
+/// What `mask_command_line` shows of each kind of secret flag and URL.
+#[test]
+fn the_command_line_is_masked_flag_by_flag() {
+    let args: Vec<String> = [
+        "osctl",
+        "channel",
+        "add",
+        "slack",
+        "--token",
+        "xoxb-1",
+        "--app-token=xapp-2",
+        "--signing-secret",
+        "sig-3",
+        "--token-file",
+        "/run/secrets/token",
+        "--user-id",
+        "U42",
+        "--header",
+        "Authorization=Bearer tok-4",
+        "--env",
+        "API_TOKEN=tok-5",
+        "--installer-env",
+        "CODEX_VERSION=1.2.3",
+        "--password",
+        "pw-6",
+        "--api-key=key-7",
+        "--metadata-url",
+        "https://user:pw-8@cdn.example.com/ota/metadata.json?sig=abc9&v=2&access_token=tok10#top",
+        "--",
+        "npx",
+        "server",
+        "--api-key",
+        "key-11",
+        "GITHUB_TOKEN=tok-12",
+    ]
+    .map(String::from)
+    .to_vec();
+    let shown = osctl::redact::mask_command_line(&args);
+    assert_eq!(
+        shown,
+        "osctl channel add slack --token *** --app-token=*** --signing-secret *** \
+         --token-file /run/secrets/token --user-id U42 --header Authorization=*** \
+         --env API_TOKEN=*** --installer-env CODEX_VERSION=*** --password *** --api-key=*** \
+         --metadata-url https://***@cdn.example.com/ota/metadata.json?sig=***&v=2&access_token=***#top \
+         -- npx server --api-key *** GITHUB_TOKEN=***"
+    );
+}
+
+/// presync planned two changes for one file reached by two names (a workspace AGENTS.md linked
+/// to the global one; a workspace `.claude` linked to `~/.claude`): the file was written twice,
+/// and the second write found it changed by the first, so the run failed (exit 4) on every boot.
+#[test]
+fn regression_a_file_reached_by_two_names_is_written_once() {
+    let (_s, root) = device("examples/presync/codex");
+    std::fs::rename(
+        root.join("root/.codex/workspace/AGENTS.md"),
+        root.join("root/.codex/AGENTS.md"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../AGENTS.md", root.join("root/.codex/workspace/AGENTS.md"))
+        .unwrap();
+    let (_s2, claude) = device("examples/presync/claudecode");
+    std::os::unix::fs::symlink(
+        "/root/.claude",
+        claude.join("root/.claudecode/workspace/.claude"),
+    )
+    .unwrap();
+    for (root, shared) in [
+        (&root, "root/.codex/AGENTS.md"),
+        (&claude, "root/.claude/settings.json"),
+    ] {
+        let plan = osctl(root)
+            .args(["--json", "--dry-run", "presync"])
+            .output()
+            .unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&plan.stdout).unwrap();
+        let resolved: Vec<String> = doc["plan"]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|s| s["path"].as_str())
+            .map(|p| {
+                let host = root.join(p.trim_start_matches('/'));
+                std::fs::canonicalize(&host)
+                    .unwrap_or(host)
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        let mut unique = resolved.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(
+            resolved.len(),
+            unique.len(),
+            "one change per file: {resolved:?}"
+        );
+        let out = osctl(root).arg("presync").output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let again = osctl(root).arg("presync").output().unwrap();
+        assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+        assert!(stderr(&again).contains("nothing to do"), "{}", text(&again));
+        assert!(root.join(shared).is_file());
+    }
+    // Both blocks live in the one shared AGENTS.md.
+    let agents = std::fs::read_to_string(root.join("root/.codex/AGENTS.md")).unwrap();
+    assert!(agents.contains("OS PERSONA INLINE"), "{agents}");
+    assert!(
+        agents.contains("This machine is an Autonomous device"),
+        "{agents}"
+    );
+}
