@@ -212,6 +212,23 @@ impl Journal {
     /// Saves the current state of every path in `paths` (in order), plus every missing folder
     /// above them that the run may create, and makes the journal durable.
     pub fn begin(fs: &RootFs, command: &str, paths: &[Touch]) -> Result<Journal> {
+        let mut made = None;
+        let journal = Self::make(fs, command, paths, &mut made);
+        if journal.is_err()
+            && let Some(dir) = made
+        {
+            // Nothing was written to the device yet: a half-made journal is no use to anyone.
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        journal
+    }
+
+    fn make(
+        fs: &RootFs,
+        command: &str,
+        paths: &[Touch],
+        made: &mut Option<PathBuf>,
+    ) -> Result<Journal> {
         let started = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
@@ -227,6 +244,7 @@ impl Journal {
             .create(&dir)
             .and_then(|()| std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)))
             .map_err(|e| io_err("create the journal", &dev_dir, &e))?;
+        *made = Some(dir.clone());
         let mut journal = Journal {
             dir,
             dev_dir,
@@ -392,6 +410,13 @@ impl Journal {
 
     /// Moves a folder that the run removes whole into the journal (copying across filesystems).
     pub fn take_tree(&self, fs: &RootFs, path: &DevPath) -> Result<()> {
+        let mut syncs = Syncs::new();
+        self.take_tree_in(fs, path, &mut syncs)?;
+        syncs.flush().map_err(|e| Error::io("sync", path, &e))
+    }
+
+    /// [`Journal::take_tree`], with the two folders' fsyncs left to `syncs`.
+    pub fn take_tree_in(&self, fs: &RootFs, path: &DevPath, syncs: &mut Syncs) -> Result<()> {
         let manifest = self.manifest.borrow();
         let entry = manifest
             .entries
@@ -402,7 +427,11 @@ impl Journal {
             })?;
         let saved = self.dir.join(entry.saved.as_deref().unwrap_or_default());
         let host = fs.host_nofollow(path)?;
-        move_tree(&host, &saved).map_err(|e| Error::io("remove", path, &e))
+        match atomic::rename_in(&host, &saved, syncs) {
+            Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => move_tree(&host, &saved),
+            other => other,
+        }
+        .map_err(|e| Error::io("remove", path, &e))
     }
 
     /// Every write of the run landed (and is durable): marks the journal done, durably, then
@@ -1125,8 +1154,22 @@ fn masked(command: &str) -> String {
 /// Journals left on disk by runs that did not finish, newest first. A journal osctl would
 /// refuse is listed with why.
 pub fn pending(fs: &RootFs) -> Result<Vec<Pending>> {
-    let Some(root) = journals_host(fs)? else {
-        return Ok(Vec::new());
+    let root = match journals_host(fs) {
+        Ok(Some(root)) => root,
+        Ok(None) => return Ok(Vec::new()),
+        // Shown as a refused journal (status stays read-only and says why the next run stops).
+        Err(e) if e.code == "untrusted_state" => {
+            return Ok(vec![Pending {
+                id: "journal".into(),
+                path: journal_root(),
+                command: String::new(),
+                pid: 0,
+                started: 0,
+                paths: 0,
+                refused: Some(e.message.clone()),
+            }]);
+        }
+        Err(e) => return Err(e),
     };
     let mut out = Vec::new();
     for name in names(&root, &journal_root())? {

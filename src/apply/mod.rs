@@ -311,7 +311,7 @@ fn apply_file_in(
             // A folder emptied by the plan: the old one goes to the journal, a new one is made.
             if matches!(change.before, FileState::Tree { .. }) {
                 match journal {
-                    Some(j) => j.take_tree(fs, path)?,
+                    Some(j) => j.take_tree_in(fs, path, &mut work.syncs)?,
                     None => return Err(Error::internal("a folder removal needs a journal")),
                 }
             }
@@ -323,7 +323,7 @@ fn apply_file_in(
             let host = fs.host_nofollow(path)?;
             match &change.before {
                 FileState::Tree { .. } => match journal {
-                    Some(j) => j.take_tree(fs, path),
+                    Some(j) => j.take_tree_in(fs, path, &mut work.syncs),
                     None => Err(Error::internal("a folder removal needs a journal")),
                 },
                 FileState::Dir { .. } => {
@@ -589,6 +589,71 @@ mod tests {
         assert_eq!(recovered.len(), 1);
         assert_eq!(snapshot(dir.path()), before);
         assert!(journal::pending(&fs).unwrap().is_empty());
+    }
+
+    /// A switch journals config.json in its first phase and writes it at its commit point: the
+    /// state it leaves is recorded only then, before the write. Until that write, recovery must
+    /// not take a change by someone else for the run's own.
+    #[test]
+    fn a_file_journaled_for_a_later_write_is_restored_only_once_the_write_is_recorded() {
+        let (dir, fs, _services, _out) = setup();
+        let conf = DevPath::new("/etc/a.conf");
+        let j = Journal::begin(&fs, "osctl switch hermes", &[Touch::later(conf.clone())]).unwrap();
+        drop(j); // killed before its commit point
+        std::fs::write(dir.path().join("etc/a.conf"), "a=someone else\n").unwrap();
+        let r = journal::recover_all(&fs).unwrap();
+        assert_eq!(r[0].outcome.restored, 0);
+        assert!(r[0].outcome.left[0].starts_with("/etc/a.conf: changed by something else"));
+        assert!(r[0].outcome.kept.is_some());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("etc/a.conf")).unwrap(),
+            "a=someone else\n"
+        );
+
+        let j = Journal::begin(&fs, "osctl switch hermes", &[Touch::later(conf.clone())]).unwrap();
+        let change = write(&fs, "/etc/a.conf", "a=2\n", 0o644);
+        apply_file(&fs, Some(&j), &change).unwrap();
+        drop(j); // killed after the write
+        let r = journal::recover_all(&fs).unwrap();
+        assert_eq!(r[0].outcome.restored, 1, "{:?}", r[0].outcome);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("etc/a.conf")).unwrap(),
+            "a=someone else\n"
+        );
+        assert!(journal::pending(&fs).unwrap().is_empty());
+    }
+
+    /// A plan whose one file change is written without a journal, and a failure of that write
+    /// leaves every file as it was (exit 4: nothing was changed).
+    #[test]
+    fn a_one_file_plan_needs_no_journal_and_a_failed_write_leaves_nothing() {
+        let (dir, fs, services, out) = setup();
+        let mut plan = Plan::new();
+        plan.file(write(&fs, "/root/new/deep/file", "x", 0o644));
+        assert!(!needs_journal(&plan, &fs, &services));
+        // Make the write fail: the file's place is a folder that is not empty.
+        let before = snapshot(dir.path());
+        let mut bad = Plan::new();
+        std::fs::create_dir_all(dir.path().join("etc/b.conf/x")).unwrap();
+        let blocked = FileChange::write(
+            DevPath::new("/etc/b.conf/x/y/z"),
+            FileState::Absent,
+            b"z".to_vec(),
+            0o644,
+            "test",
+        );
+        std::fs::write(dir.path().join("etc/b.conf/x/y"), "a file, not a folder").unwrap();
+        bad.file(blocked);
+        let with_blocker = snapshot(dir.path());
+        assert_ne!(before, with_blocker);
+        let err = apply(&target(&fs, &services, &out), &bad).unwrap_err();
+        assert_eq!(err.exit, Exit::RolledBack, "{err:?}");
+        assert_eq!(snapshot(dir.path()), with_blocker);
+        apply(&target(&fs, &services, &out), &plan).unwrap();
+        assert!(!dir.path().join("var/lib/osctl/journal").exists());
+        // Two files, or one and a service action that runs, need one.
+        plan.file(write(&fs, "/etc/a.conf", "a=3\n", 0o644));
+        assert!(needs_journal(&plan, &fs, &services));
     }
 
     #[test]
