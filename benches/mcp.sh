@@ -11,8 +11,10 @@
 # runtimes' own commands as tests/oracles installed them (codex mcp add, claude mcp add -s user,
 # opencode mcp add, openclaw mcp set), each on a fresh copy of a HOME that went through one
 # `mcp list`, so first-run initialisation is not timed. Every run starts from a fresh copy (hyperfine
-# --prepare, not timed). Medians; the machine is printed. Needs the oracles (tests/oracles/install.sh)
-# for the peers and hyperfine (the oracles' copy, else the system's).
+# --prepare, not timed). Medians; the machine is printed. With strace on PATH, one more run per
+# runtime counts osctl's fsync-class calls (fsync, fdatasync, syncfs, sync_file_range). Needs the
+# oracles (tests/oracles/install.sh) for the peers and hyperfine (the oracles' copy, else the
+# system's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -25,7 +27,8 @@ have_peers=1; [ -x "$P/bin/codex" ] || { have_peers=0; echo "note: no oracles in
 
 work=$(mktemp -d)
 # The same osctl runs again on tmpfs, where fsync costs nothing: the difference is the disk's
-# flush latency (osctl's durable write syncs the journal, the file and their folders).
+# flush latency (osctl's durable write syncs the file and its folder; a one-file plan keeps no
+# journal).
 shm=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'rm -rf "$work" "$shm"' EXIT
 export TMPDIR=$P/tmp PATH=$P/node24/bin:$P/bin:$PATH
@@ -36,6 +39,14 @@ mkdir -p "$TMPDIR"
 echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%F)"
 echo "binary:  $bin, $(stat -c %s "$bin") bytes"
 echo
+
+# syncs DIR COMMAND...: the fsync-class calls of one run on a fresh copy of DIR's template.
+syncs() {
+  command -v strace >/dev/null || { echo "-"; return; }
+  local out=$work/strace.txt
+  strace -f -c -e trace=fsync,fdatasync,syncfs,sync_file_range -o "$out" "$@" >/dev/null 2>&1 || { echo "failed"; return; }
+  awk '$NF == "total" { n = $(NF-1) } END { print n + 0 }' "$out"
+}
 
 median() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.2f ms" % (r["median"]*1e3)) if r["median"] < 1 else print("%.0f ms" % (r["median"]*1e3))' "$1"; }
 check_exit() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; c=set(r.get("exit_codes") or [0]); sys.exit(0 if c=={0} else 1)' "$1"; }
@@ -69,11 +80,14 @@ cp -a "$work/device-tpl" "$shm/device-tpl"
 
 cd "$work"
 # shellcheck disable=SC2016 # backticks are Markdown
-printf '| runtime | `osctl mcp add` | `osctl --json mcp add` | `osctl mcp add` on tmpfs | the runtime'"'"'s own command | its median |\n|---|---|---|---|---|---|\n'
+printf '| runtime | `osctl mcp add` | fsync-class calls | `osctl --json mcp add` | `osctl mcp add` on tmpfs | the runtime'"'"'s own command | its median |\n|---|---|---|---|---|---|---|\n'
 for rt in openclaw hermes picoclaw codex claudecode opencode; do
   o=$(bench "osctl-$rt" 100 "$work/device-tpl" "$work/device" "$(osctl_add "$rt" -q "$work/device")")
   j=$(bench "osctl-json-$rt" 100 "$work/device-tpl" "$work/device" "$(osctl_add "$rt" --json "$work/device")")
   t=$(bench "osctl-tmpfs-$rt" 100 "$shm/device-tpl" "$shm/device" "$(osctl_add "$rt" -q "$shm/device")")
+  rm -rf "$work/device" && cp -a "$work/device-tpl" "$work/device"
+  # shellcheck disable=SC2046 # the command line is split on purpose
+  n=$(syncs $(osctl_add "$rt" -q "$work/device"))
   peer="-"; pm="-"
   if [ "$have_peers" = 1 ]; then
     case $rt in
@@ -90,5 +104,5 @@ for rt in openclaw hermes picoclaw codex claudecode opencode; do
     esac
   fi
   # shellcheck disable=SC2016 # backticks are Markdown
-  printf '| %s | %s | %s | %s | `%s` | %s |\n' "$rt" "$o" "$j" "$t" "$peer" "$pm"
+  printf '| %s | %s | %s | %s | %s | `%s` | %s |\n' "$rt" "$o" "$n" "$j" "$t" "$peer" "$pm"
 done

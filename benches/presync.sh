@@ -12,6 +12,8 @@
 #   - the runtime's own CLI doing one comparable config write on the same files, from the
 #     oracle prefix (tests/oracles/install.sh), run offline as the oracle tests run it; picoclaw
 #     has no installable CLI.
+# With strace on PATH, one more first presync per runtime counts osctl's fsync-class calls (fsync,
+# fdatasync, syncfs, sync_file_range) and the files it changed.
 # Needs hyperfine (on PATH or in the oracle prefix) and python3. Measurements, not pass/fail
 # tests: the README quotes them with the date and the machine.
 set -euo pipefail
@@ -59,8 +61,8 @@ peer_write() { # the runtime's own CLI, one config write
 # tmpfs: the first full presync without the disk's fsync latency (osctl's own cost).
 shm=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'rm -rf "$work" "$shm"' EXIT
-printf '| runtime | presync, in sync (boot path): median (CPU) | writes | first full presync, disk: median (CPU) | same on tmpfs | runtime CLI, one config write |\n'
-printf '|---|---|---|---|---|---|\n'
+printf '| runtime | presync, in sync (boot path): median (CPU) | writes | first full presync, disk: median (CPU) | its fsync-class calls (files changed) | same on tmpfs | runtime CLI, one config write |\n'
+printf '|---|---|---|---|---|---|---|\n'
 for rt in ${OSCTL_BENCH_RUNTIMES:-openclaw hermes picoclaw codex claudecode opencode}; do
   src=examples/presync/$rt
   # First full presync: a fresh copy of the sample device before every run.
@@ -70,6 +72,16 @@ for rt in ${OSCTL_BENCH_RUNTIMES:-openclaw hermes picoclaw codex claudecode open
   "$hf" --style none --warmup 3 --runs 60 --export-json "$work/shm.json" \
     --prepare "rm -rf '$shm/first' && cp -a '$src' '$shm/first'" \
     "'$bin' --root '$shm/first' -q presync $rt" >/dev/null 2>&1
+  syncs="-"
+  if command -v strace >/dev/null; then
+    rm -rf "$work/first" && cp -a "$src" "$work/first"
+    changed=$("$bin" --root "$work/first" --json --dry-run presync "$rt" 2>/dev/null \
+      | python3 -c 'import json,sys; s=json.load(sys.stdin)["plan"]["summary"]; print(s["files"] + s.get("folders", 0))')
+    rm -rf "$work/first" && cp -a "$src" "$work/first"
+    strace -f -c -e trace=fsync,fdatasync,syncfs,sync_file_range -o "$work/strace.txt" \
+      "$bin" --root "$work/first" -q presync "$rt" >/dev/null 2>&1 \
+      && syncs="$(awk '$NF == "total" { n = $(NF-1) } END { print n + 0 }' "$work/strace.txt") ($changed)"
+  fi
   # In sync: heal once, then measure; the tree must not change.
   rm -rf "$work/sync" && cp -a "$src" "$work/sync"
   "$bin" --root "$work/sync" -q presync "$rt" 2>/dev/null
@@ -89,7 +101,7 @@ for rt in ${OSCTL_BENCH_RUNTIMES:-openclaw hermes picoclaw codex claudecode open
       && peer="$(median_ms "$work/peer.json") ms (\`${cmd% -- *}\`)" \
       || peer="failed (\`$cmd\`)"
   fi
-  printf '| %s | %s ms (%s ms) | %s | %s ms (%s ms) | %s ms | %s |\n' \
+  printf '| %s | %s ms (%s ms) | %s | %s ms (%s ms) | %s | %s ms | %s |\n' \
     "$rt" "$(median_ms "$work/sync.json")" "$(cpu_ms "$work/sync.json")" "$writes" \
-    "$(median_ms "$work/first.json")" "$(cpu_ms "$work/first.json")" "$(median_ms "$work/shm.json")" "$peer"
+    "$(median_ms "$work/first.json")" "$(cpu_ms "$work/first.json")" "$syncs" "$(median_ms "$work/shm.json")" "$peer"
 done

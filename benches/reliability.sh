@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "machine: $(nproc) cores ($(uname -m)), $(date -u +%Y-%m-%dT%H:%MZ)"
 for suite in reliability_crash reliability_concurrency reliability_bad_input reliability_secrets \
-  reliability_containment fuzz_parsers fuzz_persona reliability_regressions; do
+  reliability_containment reliability_engine fuzz_parsers fuzz_persona reliability_regressions; do
   out=$(cargo test "$@" --test "$suite" -- --nocapture --test-threads 2 2>&1) || {
     printf '%s\n' "$out" | tail -40
     echo "FAILED: $suite" >&2

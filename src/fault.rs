@@ -5,12 +5,19 @@
 //! - `fail-write:N`: the Nth file step of an apply fails with an I/O error (rollback, exit 4);
 //! - `abort-write:N`: the process aborts (no destructors, like a power cut) before the Nth file
 //!   step, leaving the journal behind;
-//! - `fail-restore`: restoring a journal fails (incomplete rollback, exit 5).
+//! - `abort-before-done`: the process aborts after the last write of an apply, before its
+//!   journal is marked done (the window between the change landing and being recorded);
+//! - `fail-done`: marking a journal done fails (the run rolls back);
+//! - `fail-cleanup`: removing a finished journal fails (the run still succeeds);
+//! - `fail-restore`: restoring a journal fails (incomplete rollback, exit 5);
+//! - `immutable:NAME`: removing or replacing any file or folder called NAME fails with EPERM,
+//!   as `chattr +i` makes it (for machines where chattr is not available).
 //!
 //! Release builds ignore the variable: every function here is a no-op there.
 
 #[cfg(debug_assertions)]
 mod imp {
+    use std::path::Path;
     use std::sync::OnceLock;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -21,6 +28,10 @@ mod imp {
         FAULT
             .get_or_init(|| std::env::var("OSCTL_FAULT").ok().filter(|s| !s.is_empty()))
             .as_deref()
+    }
+
+    fn injected(what: &str) -> std::io::Error {
+        std::io::Error::other(format!("fault injected {what}"))
     }
 
     pub fn at_start() {
@@ -35,9 +46,7 @@ mod imp {
         if let Some(k) = f.strip_prefix("fail-write:")
             && k.parse() == Ok(n)
         {
-            return Err(std::io::Error::other(format!(
-                "fault injected at write {n}"
-            )));
+            return Err(injected(&format!("at write {n}")));
         }
         if let Some(k) = f.strip_prefix("abort-write:")
             && k.parse() == Ok(n)
@@ -47,16 +56,50 @@ mod imp {
         Ok(())
     }
 
-    pub fn before_restore() -> std::io::Result<()> {
-        if fault() == Some("fail-restore") {
-            return Err(std::io::Error::other("fault injected in restore"));
+    pub fn before_done() -> std::io::Result<()> {
+        match fault() {
+            Some("abort-before-done") => std::process::abort(),
+            Some("fail-done") => Err(injected("in marking the journal done")),
+            _ => Ok(()),
+        }
+    }
+
+    pub fn before_cleanup() -> std::io::Result<()> {
+        if fault() == Some("fail-cleanup") {
+            return Err(injected("in removing the journal"));
         }
         Ok(())
+    }
+
+    pub fn before_restore() -> std::io::Result<()> {
+        if fault() == Some("fail-restore") {
+            return Err(injected("in restore"));
+        }
+        Ok(())
+    }
+
+    fn immutable(path: &Path) -> std::io::Result<()> {
+        if let Some(name) = fault().and_then(|f| f.strip_prefix("immutable:"))
+            && path.file_name().is_some_and(|n| n == name)
+        {
+            return Err(std::io::Error::from_raw_os_error(libc::EPERM));
+        }
+        Ok(())
+    }
+
+    pub fn before_remove(path: &Path) -> std::io::Result<()> {
+        immutable(path)
+    }
+
+    pub fn before_rename(path: &Path) -> std::io::Result<()> {
+        immutable(path)
     }
 }
 
 #[cfg(not(debug_assertions))]
 mod imp {
+    use std::path::Path;
+
     #[inline(always)]
     pub fn at_start() {}
     #[inline(always)]
@@ -64,7 +107,23 @@ mod imp {
         Ok(())
     }
     #[inline(always)]
+    pub fn before_done() -> std::io::Result<()> {
+        Ok(())
+    }
+    #[inline(always)]
+    pub fn before_cleanup() -> std::io::Result<()> {
+        Ok(())
+    }
+    #[inline(always)]
     pub fn before_restore() -> std::io::Result<()> {
+        Ok(())
+    }
+    #[inline(always)]
+    pub fn before_remove(_: &Path) -> std::io::Result<()> {
+        Ok(())
+    }
+    #[inline(always)]
+    pub fn before_rename(_: &Path) -> std::io::Result<()> {
         Ok(())
     }
 }

@@ -105,7 +105,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
     );
     let name = commands::name(&cli.command);
     let result = if commands::needs_device(&cli.command) {
-        Ctx::new(g, out.clone(), env).and_then(|ctx| commands::dispatch(&cli, &ctx))
+        Ctx::new(g, name, out.clone(), env).and_then(|ctx| commands::dispatch(&cli, &ctx))
     } else {
         commands::dispatch_without_device(&cli)
     };

@@ -201,6 +201,12 @@ fn compare(
             show(&preview)
         ));
     }
+    // Every run that changes the device takes the device lock first, which makes osctl's state
+    // folder 0700 (README, Security): a fact of taking the lock, not a change a preview lists.
+    let state = replay_root.join("var/lib/osctl");
+    if state.is_dir() {
+        std::fs::set_permissions(&state, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    }
     let problems = patch::differences(&patch::tree(&replay_root), &patch::tree(&run_root));
     if problems.is_empty() {
         Verdict::Same
@@ -239,7 +245,7 @@ fn mutating(args: &[String]) -> Option<String> {
     let words: Vec<&str> = args[i..].iter().take(2).map(String::as_str).collect();
     let name = match words.as_slice() {
         [
-            "presync" | "migrate" | "switch" | "reconcile" | "reset" | "recover",
+            "presync" | "migrate" | "switch" | "reconcile" | "reset" | "recover" | "setup",
             ..,
         ] => words[0].to_string(),
         [group @ ("mcp" | "channel"), sub @ ("add" | "remove"), ..] => format!("{group} {sub}"),

@@ -11,9 +11,9 @@
 //! journal and skill staging) must be wholly old or wholly new: its bytes and mode equal the
 //! original's or the finished run's, and no path exists that neither has (no temp file, no
 //! torn file). One exception is counted apart (`pending_temporaries`): an atomic write killed
-//! between naming its synced file `.<name>.XXXXXX` and renaming it over `<name>` leaves that
-//! name, with the whole new content, next to a still wholly old `<name>`; the next run's journal
-//! restore removes it, which the rerun's convergence checks. And a switch killed after its
+//! between naming its synced file `.<name>.osctl-tmp` and renaming it over `<name>` leaves that
+//! name, with the whole new content, next to a still wholly old `<name>`; the next write of the
+//! file or the next run's journal restore removes it, which the rerun's convergence checks. And a switch killed after its
 //! commit point but before its reconcile steps all wrote their markers leaves config.json whole
 //! and final except for those markers: the steps are retried by `osctl reconcile` (the boot
 //! path), which the suite runs after the rerun in that case.
@@ -189,21 +189,18 @@ fn reference(base: &Path, s: &Scenario) -> Reference {
 }
 
 /// Whether `path` is the named temporary of an atomic write of a file the run writes, holding
-/// that file's whole new content: atomic-write-file links its (synced) file as
-/// `.<name>.<6 letters or digits>` and then renames it over `<name>`, so a kill between the two
-/// leaves it. It is no torn file (the target is still wholly old), and the next run's journal
-/// restore removes it (the rerun must converge to a tree without it).
+/// that file's whole new content: osctl links its (synced) file as `.<name>.osctl-tmp` and then
+/// renames it over `<name>`, so a kill between the two leaves it. It is no torn file (the target
+/// is still wholly old), and the next write of the file, or the next run's journal restore,
+/// removes it (the rerun must converge to a tree without it).
 fn pending_temporary(path: &str, node: &Node, r: &Reference) -> bool {
     let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
-    let Some(rest) = file.strip_prefix('.') else {
+    let Some(name) = file
+        .strip_prefix('.')
+        .and_then(|rest| rest.strip_suffix(".osctl-tmp"))
+    else {
         return false;
     };
-    let Some((name, suffix)) = rest.rsplit_once('.') else {
-        return false;
-    };
-    if suffix.len() != 6 || !suffix.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return false;
-    }
     let target = if dir.is_empty() {
         name.to_string()
     } else {

@@ -485,7 +485,9 @@ fn regression_presync_plan_overwrote_a_concurrent_mcp_add() {
 /// linked as `.<name>.XXXXXX` and before it was renamed over `<name>` (here `channel add discord`
 /// on openclaw, at `.openclaw.json.oxJGoq`), left that file for good: the next run restored the
 /// journal but the temporary stayed next to the runtime's config. Restoring a journal now removes
-/// such temporaries of every path it lists (and nothing else).
+/// such temporaries of every path it lists (and nothing else). osctl's own atomic write names its
+/// temporary `.<name>.osctl-tmp` now; the crate's `.<name>.XXXXXX` pattern also matched a user's
+/// `.<name>.backup`, which the old sweep would have removed.
 #[test]
 fn regression_killed_atomic_write_left_its_temporary() {
     let sandbox = sandbox();
@@ -516,8 +518,8 @@ fn regression_killed_atomic_write_left_its_temporary() {
         .find(|p| root.join(p.trim_start_matches('/')).is_file())
         .expect("a journaled file");
     let (dir, name) = path.rsplit_once('/').unwrap();
-    let temp = format!("{}/.{name}.aB3xY9", dir.trim_start_matches('/'));
-    let keep = format!("{}/.{name}.keep-me", dir.trim_start_matches('/'));
+    let temp = format!("{}/.{name}.osctl-tmp", dir.trim_start_matches('/'));
+    let keep = format!("{}/.{name}.backup", dir.trim_start_matches('/'));
     write(&root, &temp, b"the new content\n", 0o600);
     write(&root, &keep, b"the owner's own file\n", 0o644);
     let out = osctl(&root).arg("presync").output().unwrap();

@@ -1,25 +1,57 @@
 //! The journal: originals of every path a run touches, kept until the run has finished.
 //!
 //! Before the first write, a run saves what each path it will touch holds now, under
-//! `/var/lib/osctl/journal/<id>/` (a `manifest.json` plus one numbered copy per file), and makes
-//! it durable. A failed run restores the originals in reverse order. A run that was killed (power
-//! loss, SIGKILL; with `panic = "abort"` no destructor runs) leaves the journal on disk, and the
-//! next mutating run restores it before it plans, so a device is always either wholly before or
-//! wholly after a run. Folders that a run removes as a whole are moved into the journal instead
-//! of copied, so a factory reset costs a rename, not a copy.
+//! `/var/lib/osctl/journal/<id>/`: a `manifest.json` (the paths, what each was, and a
+//! fingerprint of every state the run means to leave there) and one `originals` file with the
+//! bytes of the files it replaces or removes, each checked by its sha256. Both are made durable
+//! (with the folders that name them) before anything else is written: four fsyncs whatever the
+//! plan's size. Folders that a run removes as a whole are moved into the journal instead of
+//! copied, so a factory reset costs a rename, not a copy.
+//!
+//! **Finishing.** A run whose writes all landed (and are durable) marks its journal done by
+//! renaming `manifest.json` to `done.json` (one fsync), then removes it. From that rename on,
+//! the journal is never restored: a cleanup that fails (EIO, EPERM, an immutable file in a
+//! removed folder) or is cut short by a kill is a warning, and whoever takes the lock next
+//! finishes it. A journal that cannot be removed then either is moved aside to
+//! `/var/lib/osctl/kept/<id>` and named, so it never stands in a later run's way.
+//!
+//! **Restoring.** A failed run restores its originals in reverse order; a run that was killed
+//! (power loss, SIGKILL; with `panic = "abort"` no destructor runs) leaves its journal open, and
+//! the next run that takes the lock restores it before it plans. A path is put back only while
+//! it still holds what the interrupted run wrote there (or its original): one that something
+//! else rewrote since (a runtime saving its config) is left alone, with a warning that names
+//! it. A path that cannot be put back (or was left alone) does not keep the journal open either:
+//! the journal is moved aside to `kept/` with its originals, and the warning (exit 5 for the run
+//! that was rolling back) names it, so one undeletable file never wedges the device.
+//!
+//! **Trust.** The journal decides what a root process writes where, so one that the running user
+//! does not own, that group or others may write, or whose folder is either, is refused with an
+//! error and never restored; an entry names an absolute path without `..`, its saved bytes are
+//! inside its own journal (the `originals` file, checked by sha256, or a plain file name in its
+//! folder), and the manifest's id must be its folder's name. The command line it records is
+//! masked ([`crate::redact::mask_command_line`]).
 
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
-use super::atomic;
-use super::lock::STATE_DIR;
+use super::atomic::{self, Syncs};
+use super::lock::{self, STATE_DIR};
 use crate::error::{Error, Exit, Result};
-use crate::system::fs::RootFs;
+use crate::plan::{FileChange, FileState};
+use crate::system::fs::{Limit, RootFs};
 use crate::system::path::DevPath;
 
 const MANIFEST: &str = "manifest.json";
+const DONE: &str = "done.json";
+const ORIGINALS: &str = "originals";
+/// Manifests of schema 1 (osctl before fingerprints) are restored as they always were.
+const SCHEMA: u32 = 2;
 
 /// What a path held before the run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,7 +61,7 @@ pub enum Original {
     Absent {
         dir: bool,
     },
-    /// A regular file, copied to `saved`.
+    /// A regular file, its bytes in `originals` (or, in schema 1, a copy named `saved`).
     File {
         mode: u32,
         uid: u32,
@@ -46,6 +78,14 @@ pub enum Original {
     Tree,
 }
 
+/// Where an original's bytes are in the journal's `originals` file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blob {
+    pub offset: u64,
+    pub len: u64,
+    pub sha256: String,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Entry {
     pub path: DevPathString,
@@ -53,9 +93,15 @@ pub struct Entry {
     /// Whether a final symlink is followed (writes go through a link; removals never do).
     #[serde(default)]
     pub follow: bool,
-    /// Name of the saved copy inside the journal folder.
+    /// Name of a removed folder (or, in schema 1, of a saved copy) inside the journal folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saved: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<Blob>,
+    /// Fingerprints ([`fingerprint`]) of every state this run may leave at the path, recorded
+    /// before it writes there. Recovery restores the path only while it holds one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub intended: Vec<String>,
 }
 
 /// A device path as stored in the manifest.
@@ -65,6 +111,7 @@ pub type DevPathString = String;
 pub struct Manifest {
     pub schema: u32,
     pub id: String,
+    /// The command line, secrets masked.
     pub command: String,
     pub pid: u32,
     /// Unix seconds when the run started.
@@ -80,6 +127,50 @@ pub struct Touch {
     pub follow: bool,
     /// The run removes this folder with everything in it.
     pub removes_tree: bool,
+    /// The fingerprint of the state the run will leave there, when it is known already.
+    pub intended: Option<String>,
+}
+
+impl Touch {
+    /// The path `change` touches, with the state it leaves.
+    pub fn of(change: &FileChange) -> Touch {
+        Touch {
+            path: change.path.clone(),
+            follow: !matches!(change.after, FileState::Absent | FileState::Symlink { .. }),
+            removes_tree: matches!(change.before, FileState::Tree { .. }),
+            intended: Some(fingerprint(&change.after)),
+        }
+    }
+
+    /// A file journaled now and written by a later plan (its fingerprint is recorded then).
+    pub fn later(path: DevPath) -> Touch {
+        Touch {
+            path,
+            follow: true,
+            removes_tree: false,
+            intended: None,
+        }
+    }
+}
+
+/// A digest of the state a path is left in: its kind, and a file's mode and bytes (a folder's
+/// mode is not part of it: creating a folder that exists keeps its mode).
+pub fn fingerprint(state: &FileState) -> String {
+    let mut h = Sha256::new();
+    match state {
+        FileState::Absent => h.update(b"absent"),
+        FileState::File { content, mode } => {
+            h.update(b"file\0");
+            h.update((mode & 0o7777).to_le_bytes());
+            h.update(content);
+        }
+        FileState::Dir { .. } | FileState::Tree { .. } => h.update(b"dir"),
+        FileState::Symlink { target } => {
+            h.update(b"link\0");
+            h.update(target.as_bytes());
+        }
+    }
+    hex::encode(h.finalize())
 }
 
 /// An open journal of the current run.
@@ -87,7 +178,7 @@ pub struct Touch {
 pub struct Journal {
     dir: PathBuf,
     dev_dir: DevPath,
-    manifest: Manifest,
+    manifest: RefCell<Manifest>,
 }
 
 /// A journal found on disk (left by a run that did not finish).
@@ -99,39 +190,74 @@ pub struct Pending {
     pub pid: u32,
     pub started: u64,
     pub paths: usize,
+    /// Why osctl will not restore it (not its own, or damaged): the next run refuses to start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 pub fn journal_root() -> DevPath {
     DevPath::new(STATE_DIR).join("journal")
 }
 
+/// Where journals that could not be finished are moved aside (with their originals).
+pub fn kept_root() -> DevPath {
+    DevPath::new(STATE_DIR).join("kept")
+}
+
+fn io_err(action: &str, dev: &DevPath, e: &std::io::Error) -> Error {
+    Error::io(action, dev, e)
+}
+
 impl Journal {
     /// Saves the current state of every path in `paths` (in order), plus every missing folder
     /// above them that the run may create, and makes the journal durable.
     pub fn begin(fs: &RootFs, command: &str, paths: &[Touch]) -> Result<Journal> {
+        let mut made = None;
+        let journal = Self::make(fs, command, paths, &mut made);
+        if journal.is_err()
+            && let Some(dir) = made
+        {
+            // Nothing was written to the device yet: a half-made journal is no use to anyone.
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        journal
+    }
+
+    fn make(
+        fs: &RootFs,
+        command: &str,
+        paths: &[Touch],
+        made: &mut Option<PathBuf>,
+    ) -> Result<Journal> {
         let started = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
         let id = format!("{}-{}", started.as_nanos(), std::process::id());
+        lock::private_dir(fs, &DevPath::new(STATE_DIR))?;
+        let root = lock::private_dir(fs, &journal_root())?;
         let dev_dir = journal_root().join(&id);
-        let dir = fs.host(&dev_dir)?;
-        std::fs::create_dir_all(&dir).map_err(|e| Error::io("create the journal", &dev_dir, &e))?;
+        let dir = root.join(&id);
         // Saved originals keep their own modes (a removed tree is moved here as it is), and
         // many hold secrets: only root may enter the journal.
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| Error::io("protect the journal", &dev_dir, &e))?;
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&dir)
+            .and_then(|()| std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)))
+            .map_err(|e| io_err("create the journal", &dev_dir, &e))?;
+        *made = Some(dir.clone());
         let mut journal = Journal {
             dir,
             dev_dir,
-            manifest: Manifest {
-                schema: 1,
+            manifest: RefCell::new(Manifest {
+                schema: SCHEMA,
                 id,
                 command: command.to_string(),
                 pid: std::process::id(),
                 started: started.as_secs(),
                 entries: Vec::new(),
-            },
+            }),
         };
+        let mut originals = Originals::new(journal.dir.join(ORIGINALS));
         let mut seen = std::collections::HashSet::new();
         for touch in paths {
             let path = &touch.path;
@@ -147,35 +273,54 @@ impl Journal {
             }
             for p in missing.into_iter().rev() {
                 if seen.insert(p.clone()) {
-                    journal.push(p.to_string(), Original::Absent { dir: true }, None);
+                    journal.push(Entry {
+                        path: p.to_string(),
+                        original: Original::Absent { dir: true },
+                        follow: false,
+                        saved: None,
+                        blob: None,
+                        intended: Vec::new(),
+                    });
                 }
             }
             if !seen.insert(path.clone()) {
                 continue;
             }
-            journal.record(fs, touch)?;
+            journal.record(fs, touch, &mut originals)?;
         }
-        journal.write_manifest()?;
+        let dev = &journal.dev_dir;
+        originals
+            .finish()
+            .map_err(|e| io_err("save the originals in", dev, &e))?;
+        let mut syncs = Syncs::new();
+        journal.write_manifest(&mut syncs)?;
+        syncs.folder(&root);
+        syncs
+            .flush()
+            .map_err(|e| io_err("sync the journal", &journal.dev_dir, &e))?;
         Ok(journal)
     }
 
-    fn push(&mut self, path: String, original: Original, saved: Option<String>) {
-        self.manifest.entries.push(Entry {
-            path,
-            original,
-            follow: false,
-            saved,
-        });
+    fn push(&mut self, entry: Entry) {
+        self.manifest.get_mut().entries.push(entry);
     }
 
-    fn record(&mut self, fs: &RootFs, touch: &Touch) -> Result<()> {
+    fn record(&mut self, fs: &RootFs, touch: &Touch, originals: &mut Originals) -> Result<()> {
         let path = &touch.path;
         let host = if touch.follow {
             fs.host(path)?
         } else {
             fs.host_nofollow(path)?
         };
-        let n = self.manifest.entries.len();
+        let n = self.manifest.get_mut().entries.len();
+        let mut entry = Entry {
+            path: path.to_string(),
+            original: Original::Absent { dir: false },
+            follow: touch.follow,
+            saved: None,
+            blob: None,
+            intended: touch.intended.iter().cloned().collect(),
+        };
         let meta = match std::fs::symlink_metadata(&host) {
             Ok(m) => m,
             Err(e)
@@ -184,10 +329,7 @@ impl Journal {
                     std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
                 ) =>
             {
-                self.push(path.to_string(), Original::Absent { dir: false }, None);
-                if let Some(last) = self.manifest.entries.last_mut() {
-                    last.follow = touch.follow;
-                }
+                self.push(entry);
                 return Ok(());
             }
             Err(e) => return Err(Error::io("inspect", path, &e)),
@@ -196,52 +338,43 @@ impl Journal {
         if ft.is_symlink() {
             let target =
                 std::fs::read_link(&host).map_err(|e| Error::io("read the link", path, &e))?;
-            self.push(
-                path.to_string(),
-                Original::Symlink {
-                    target: target.to_string_lossy().into_owned(),
-                },
-                None,
-            );
+            entry.original = Original::Symlink {
+                target: target.to_string_lossy().into_owned(),
+            };
         } else if ft.is_dir() {
             if touch.removes_tree {
-                self.push(path.to_string(), Original::Tree, Some(format!("{n:04}")));
+                entry.original = Original::Tree;
+                entry.saved = Some(format!("tree-{n:04}"));
             } else {
-                self.push(
-                    path.to_string(),
-                    Original::Dir {
-                        mode: meta.permissions().mode() & 0o7777,
-                    },
-                    None,
-                );
-            }
-        } else {
-            let saved = format!("{n:04}");
-            let bytes = std::fs::read(&host).map_err(|e| Error::io("read", path, &e))?;
-            atomic::write_file(&self.dir.join(&saved), &bytes, 0o600)
-                .map_err(|e| Error::io("save the original of", path, &e))?;
-            self.push(
-                path.to_string(),
-                Original::File {
+                entry.original = Original::Dir {
                     mode: meta.permissions().mode() & 0o7777,
-                    uid: meta.uid(),
-                    gid: meta.gid(),
-                },
-                Some(saved),
+                };
+            }
+        } else if ft.is_file() {
+            let bytes =
+                crate::system::fs::read_regular(path, &host, Limit::of(path))?.unwrap_or_default();
+            entry.blob = Some(
+                originals
+                    .add(&bytes)
+                    .map_err(|e| io_err("save the original of", path, &e))?,
             );
+            entry.original = Original::File {
+                mode: meta.permissions().mode() & 0o7777,
+                uid: meta.uid(),
+                gid: meta.gid(),
+            };
+        } else {
+            return Err(crate::system::fs::not_a_file(path, &ft));
         }
-        if let Some(last) = self.manifest.entries.last_mut() {
-            last.follow = touch.follow;
-        }
+        self.push(entry);
         Ok(())
     }
 
-    fn write_manifest(&self) -> Result<()> {
-        let text = serde_json::to_vec_pretty(&self.manifest)
+    fn write_manifest(&self, syncs: &mut Syncs) -> Result<()> {
+        let text = serde_json::to_vec_pretty(&*self.manifest.borrow())
             .map_err(|e| Error::internal(e.to_string()))?;
-        atomic::write_file(&self.dir.join(MANIFEST), &text, 0o600)
-            .map_err(|e| Error::io("write the journal", &self.dev_dir, &e))?;
-        atomic::sync_parent(&self.dir).map_err(|e| Error::io("sync the journal", &self.dev_dir, &e))
+        atomic::write_file_in(&self.dir.join(MANIFEST), &text, 0o600, syncs)
+            .map_err(|e| io_err("write the journal", &self.dev_dir, &e))
     }
 
     /// The device path of this journal's folder (named in error messages).
@@ -249,10 +382,43 @@ impl Journal {
         &self.dev_dir
     }
 
+    /// Records, durably and before it is written, that the run is about to leave `path` in
+    /// `state` (a path journaled with [`Touch::later`], or written twice). A path the journal
+    /// does not hold is an internal error: its original would be lost.
+    pub fn intend(&self, path: &DevPath, state: &FileState) -> Result<()> {
+        let print = fingerprint(state);
+        let key = path.to_string();
+        {
+            let mut manifest = self.manifest.borrow_mut();
+            let Some(entry) = manifest.entries.iter_mut().find(|e| e.path == key) else {
+                return Err(Error::internal(format!(
+                    "{path} is written without its original in the journal {}",
+                    self.dev_dir
+                )));
+            };
+            if entry.intended.contains(&print) {
+                return Ok(());
+            }
+            entry.intended.push(print);
+        }
+        let mut syncs = Syncs::new();
+        self.write_manifest(&mut syncs)?;
+        syncs
+            .flush()
+            .map_err(|e| io_err("sync the journal", &self.dev_dir, &e))
+    }
+
     /// Moves a folder that the run removes whole into the journal (copying across filesystems).
     pub fn take_tree(&self, fs: &RootFs, path: &DevPath) -> Result<()> {
-        let entry = self
-            .manifest
+        let mut syncs = Syncs::new();
+        self.take_tree_in(fs, path, &mut syncs)?;
+        syncs.flush().map_err(|e| Error::io("sync", path, &e))
+    }
+
+    /// [`Journal::take_tree`], with the two folders' fsyncs left to `syncs`.
+    pub fn take_tree_in(&self, fs: &RootFs, path: &DevPath, syncs: &mut Syncs) -> Result<()> {
+        let manifest = self.manifest.borrow();
+        let entry = manifest
             .entries
             .iter()
             .find(|e| e.path == path.to_string() && e.original == Original::Tree)
@@ -261,150 +427,393 @@ impl Journal {
             })?;
         let saved = self.dir.join(entry.saved.as_deref().unwrap_or_default());
         let host = fs.host_nofollow(path)?;
-        move_tree(&host, &saved).map_err(|e| Error::io("remove", path, &e))
+        match atomic::rename_in(&host, &saved, syncs) {
+            Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => move_tree(&host, &saved),
+            other => other,
+        }
+        .map_err(|e| Error::io("remove", path, &e))
     }
 
-    /// The run finished: forget the originals.
-    pub fn commit(self) -> Result<()> {
-        discard(&self.dir, &self.dev_dir)
+    /// Every write of the run landed (and is durable): marks the journal done, durably, then
+    /// removes it. An error means it could not be marked done: it is still open (the next run
+    /// restores it). `Ok(Some(warning))`: done, but it could not be removed (moved aside to
+    /// `kept/` if it could be); the run succeeded all the same.
+    pub fn commit(self) -> Result<Option<String>> {
+        self.done()?;
+        Ok(self.clean())
     }
 
-    /// The run failed: put every original back, newest change first. On success the journal is
-    /// removed; otherwise it stays, and the error (exit 5) names it.
-    pub fn rollback(self, fs: &RootFs) -> Result<usize> {
-        restore(fs, &self.dir, &self.dev_dir, &self.manifest)
+    /// Marks the journal done, durably: from here on it is never restored. An error leaves it
+    /// open, and the caller rolls back.
+    pub fn done(&self) -> Result<()> {
+        mark_done(&self.dir).map_err(|e| io_err("mark as done the journal", &self.dev_dir, &e))
+    }
+
+    /// Removes a journal marked [`Journal::done`]; a failure is the warning returned (the run
+    /// stands, and the next run finishes the cleanup).
+    pub fn clean(self) -> Option<String> {
+        cleanup(&self.dir, &self.dev_dir, false)
+    }
+
+    /// The run failed: put every original back, newest change first. The journal is finished
+    /// either way; an error (exit 5) names what could not be put back and where its original is
+    /// kept.
+    pub fn rollback(self, fs: &RootFs) -> Result<Outcome> {
+        let manifest = self.manifest.into_inner();
+        let outcome = restore(fs, &self.dir, &self.dev_dir, &manifest, false);
+        outcome.into_result(&self.dev_dir)
     }
 }
 
-/// Restores one journal and removes it; returns how many paths it restored.
-fn restore(fs: &RootFs, dir: &Path, dev_dir: &DevPath, manifest: &Manifest) -> Result<usize> {
-    let mut failures = Vec::new();
-    let mut restored = 0;
-    for entry in manifest.entries.iter().rev() {
-        let path = DevPath::new(&entry.path);
-        match restore_entry(fs, dir, &path, entry) {
-            Ok(true) => restored += 1,
-            Ok(false) => {}
-            Err(e) => failures.push(format!("{path}: {e}")),
-        }
-        if let Err(e) = sweep_temporaries(fs, &path) {
-            failures.push(format!("{path}: {e}"));
-        }
-    }
-    if !failures.is_empty() {
-        let mut err = Error::new(
-            Exit::RollbackIncomplete,
-            "rollback_incomplete",
-            format!("could not restore every original; the journal {dev_dir} keeps them"),
-        );
-        for f in failures {
-            err = err.cause(f);
-        }
-        return Err(err.hint(format!(
-            "fix the cause, then run any osctl command that changes the device (it restores the journal first); the originals are in {dev_dir}"
-        )));
-    }
-    discard(dir, dev_dir)?;
-    Ok(restored)
+/// Appends originals to the journal's `originals` file (created on the first one), and syncs it.
+struct Originals {
+    path: PathBuf,
+    file: Option<File>,
+    len: u64,
 }
 
-/// Removes a journal whose run is over (committed or restored). The manifest goes first, and
-/// durably: a run killed while the rest is deleted (a reset's moved-aside folders can take a
-/// while) leaves a folder with nothing to restore, never a manifest whose saved copies are half
-/// gone, which no later run could restore.
-fn discard(dir: &Path, dev_dir: &DevPath) -> Result<()> {
-    atomic::remove_file(&dir.join(MANIFEST))
-        .map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
-    std::fs::remove_dir_all(dir).map_err(|e| Error::io("remove the journal", dev_dir, &e))?;
-    atomic::sync_parent(dir).map_err(|e| Error::io("sync", dev_dir, &e))
+impl Originals {
+    fn new(path: PathBuf) -> Self {
+        Originals {
+            path,
+            file: None,
+            len: 0,
+        }
+    }
+
+    fn add(&mut self, bytes: &[u8]) -> std::io::Result<Blob> {
+        if self.file.is_none() {
+            self.file = Some(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .mode(0o600)
+                    .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+                    .open(&self.path)?,
+            );
+        }
+        let file = self.file.as_mut().expect("opened above");
+        file.write_all(bytes)?;
+        let blob = Blob {
+            offset: self.len,
+            len: bytes.len() as u64,
+            sha256: hex::encode(Sha256::digest(bytes)),
+        };
+        self.len += bytes.len() as u64;
+        Ok(blob)
+    }
+
+    /// Makes the originals durable (before the manifest that points at them).
+    fn finish(self) -> std::io::Result<()> {
+        match self.file {
+            Some(f) => f.sync_all(),
+            None => Ok(()),
+        }
+    }
 }
 
-/// Removes the temporary sibling an atomic write of `path` leaves when its run dies between
-/// naming the new file and renaming it over `path` (atomic-write-file links it as
-/// `.<name>.<6 letters or digits>` and syncs it before the rename). Only the journal's own
-/// paths are swept, so the name can only be the dead run's; a runtime must not see it.
-fn sweep_temporaries(fs: &RootFs, path: &DevPath) -> std::io::Result<()> {
-    let host = fs
-        .host_nofollow(path)
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
-    let (Some(dir), Some(name)) = (host.parent(), host.file_name()) else {
-        return Ok(());
+/// Marks a journal done: `manifest.json` becomes `done.json`, durably.
+fn mark_done(dir: &Path) -> std::io::Result<()> {
+    crate::fault::before_done()?;
+    std::fs::rename(dir.join(MANIFEST), dir.join(DONE))?;
+    atomic::sync_dir(dir)
+}
+
+/// Removes a finished journal (not synced: a journal marked done is never restored, so one that
+/// survives a power cut is removed again). A failure is the warning returned: the run that
+/// finished the journal leaves it for the next run to clean (`aside` false); a failure in that
+/// second try (`aside`) moves it to `kept/`, where it stands in no later run's way, and names it.
+fn cleanup(dir: &Path, dev_dir: &DevPath, aside: bool) -> Option<String> {
+    let err = match crate::fault::before_cleanup().and_then(|()| remove_tree(dir)) {
+        Ok(()) => return None,
+        Err(e) => e,
     };
-    let prefix = format!(".{}.", name.to_string_lossy());
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
+    let next = "the next osctl run that changes the device finishes the cleanup";
+    let what = match aside {
+        false => next.to_string(),
+        true => match move_aside(dir) {
+            Ok(kept) => format!("what is left of it is kept in {kept}"),
+            Err(e) => format!("{next} ({})", e.message),
+        },
     };
-    for e in entries.flatten() {
-        let n = e.file_name();
-        let n = n.to_string_lossy();
-        let is_temp = n.strip_prefix(&prefix).is_some_and(|suffix| {
-            suffix.len() == 6 && suffix.bytes().all(|b| b.is_ascii_alphanumeric())
+    Some(format!(
+        "the journal {dev_dir} is finished (nothing in it will be restored) but could not be removed: {err}; {what}"
+    ))
+}
+
+/// Removes a folder and everything in it, never following a link; the first failure names its
+/// path (a journal's moved-aside tree may hold an immutable file).
+fn remove_tree(dir: &Path) -> std::io::Result<()> {
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .contents_first(true)
+    {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let p = entry.path();
+        let removed = crate::fault::before_remove(p).and_then(|()| {
+            if entry.file_type().is_dir() {
+                std::fs::remove_dir(p)
+            } else {
+                std::fs::remove_file(p)
+            }
         });
-        if is_temp && e.file_type().is_ok_and(|t| t.is_file()) {
-            atomic::remove_file(&e.path())?;
+        if let Err(e) = removed {
+            return Err(std::io::Error::new(
+                e.kind(),
+                format!("{}: {e}", p.display()),
+            ));
         }
     }
     Ok(())
 }
 
-/// Puts one original back. Returns whether anything changed.
-fn restore_entry(fs: &RootFs, dir: &Path, path: &DevPath, entry: &Entry) -> std::io::Result<bool> {
+/// Moves a journal folder to `/var/lib/osctl/kept/<id>` (same filesystem: a rename), durably.
+fn move_aside(dir: &Path) -> Result<DevPath> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let kept = kept_root().join(&name);
+    let Some(journals) = dir.parent() else {
+        return Err(Error::internal("a journal folder has no parent"));
+    };
+    let Some(state) = journals.parent() else {
+        return Err(Error::internal("the journal folder has no parent"));
+    };
+    let kept_host = state.join("kept");
+    match std::fs::DirBuilder::new().mode(0o700).create(&kept_host) {
+        Ok(()) => std::fs::set_permissions(&kept_host, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| io_err("protect", &kept_root(), &e))?,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(io_err("create", &kept_root(), &e)),
+    }
+    atomic::rename(dir, &kept_host.join(&name)).map_err(|e| io_err("move aside", &kept, &e))?;
+    Ok(kept)
+}
+
+/// What restoring one journal did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Outcome {
+    /// Paths put back as they were.
+    pub restored: usize,
+    /// Paths left as they are, with why (something else changed them after the run).
+    pub left: Vec<String>,
+    /// Paths that could not be put back, with the error.
+    pub failed: Vec<String>,
+    /// Where the journal was moved because something was left or failed (its originals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<DevPath>,
+    /// The journal is finished but could not be removed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cleanup: Option<String>,
+}
+
+impl Outcome {
+    /// The outcome, or (when a path could not be put back) the error that names it: exit 5.
+    fn into_result(self, dev_dir: &DevPath) -> Result<Outcome> {
+        if self.failed.is_empty() {
+            return Ok(self);
+        }
+        let mut err = Error::new(
+            Exit::RollbackIncomplete,
+            "rollback_incomplete",
+            format!("could not restore every original of the journal {dev_dir}"),
+        );
+        for f in &self.failed {
+            err = err.cause(f.clone());
+        }
+        for l in &self.left {
+            err = err.cause(l.clone());
+        }
+        Err(match &self.kept {
+            Some(kept) => err.hint(format!(
+                "the originals are kept in {kept} (see its manifest.json); put back what is needed by hand: later osctl runs do not retry them"
+            )),
+            None => err.hint(format!(
+                "the originals are in {dev_dir}; the next osctl run that changes the device tries again"
+            )),
+        })
+    }
+}
+
+/// Restores one journal: every entry, newest first, then finishes it (removed when all went
+/// back, else moved aside to `kept/`). Never fails as a whole: the outcome says what happened.
+fn restore(
+    fs: &RootFs,
+    dir: &Path,
+    dev_dir: &DevPath,
+    manifest: &Manifest,
+    recovering: bool,
+) -> Outcome {
+    let mut out = Outcome::default();
+    let mut originals: Option<File> = None;
+    let legacy = manifest.schema < 2;
+    for entry in manifest.entries.iter().rev() {
+        let path = DevPath::new(&entry.path);
+        match restore_entry(fs, dir, &mut originals, &path, entry, legacy) {
+            Ok(Put::Back) => out.restored += 1,
+            Ok(Put::Nothing) => {}
+            Ok(Put::Left(why)) => out.left.push(format!("{path}: {why}; left as it is")),
+            Err(e) => out.failed.push(format!("{path}: {e}")),
+        }
+        if let Err(e) = sweep_temporary(fs, &path, entry.follow) {
+            out.failed.push(format!("{path}: {e}"));
+        }
+    }
+    drop(originals);
+    if out.left.is_empty() && out.failed.is_empty() {
+        out.cleanup = match mark_done(dir) {
+            Ok(()) => cleanup(dir, dev_dir, recovering),
+            Err(e) => Some(format!(
+                "the journal {dev_dir} was restored but could not be marked done ({e}); the next run restores it again, which changes nothing"
+            )),
+        };
+        return out;
+    }
+    // Something could not go back: keep its original where a person can find it, and let the
+    // journal stand in no later run's way. Should even that fail, it stays open here and the
+    // next run tries again (the fingerprints keep a retry from undoing anything newer).
+    match move_aside(dir) {
+        Ok(kept) => out.kept = Some(kept),
+        Err(e) => {
+            out.cleanup = Some(format!(
+                "the journal {dev_dir} stays where it is ({}); the next osctl run that changes the device tries again",
+                e.message
+            ))
+        }
+    }
+    out
+}
+
+/// What restoring one entry did.
+enum Put {
+    Back,
+    Nothing,
+    /// Left as it is: it holds neither the original nor what the run wrote.
+    Left(String),
+}
+
+/// The state at a host path now, as a [`fingerprint`] (a special file has none).
+fn fingerprint_now(path: &DevPath, host: &Path) -> std::io::Result<Option<String>> {
+    let meta = match std::fs::symlink_metadata(host) {
+        Ok(m) => m,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(Some(fingerprint(&FileState::Absent)));
+        }
+        Err(e) => return Err(e),
+    };
+    let ft = meta.file_type();
+    let state = if ft.is_dir() {
+        FileState::Dir { mode: 0 }
+    } else if ft.is_symlink() {
+        FileState::Symlink {
+            target: std::fs::read_link(host)?.to_string_lossy().into_owned(),
+        }
+    } else if ft.is_file() {
+        let content = crate::system::fs::read_regular(path, host, Limit::of(path))
+            .map_err(|e| std::io::Error::other(e.message.clone()))?
+            .unwrap_or_default();
+        FileState::File {
+            content,
+            mode: meta.permissions().mode() & 0o7777,
+        }
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(fingerprint(&state)))
+}
+
+/// Puts one original back, if the path still holds what the run wrote (or, for a schema-1
+/// journal, whatever it holds).
+fn restore_entry(
+    fs: &RootFs,
+    dir: &Path,
+    originals: &mut Option<File>,
+    path: &DevPath,
+    entry: &Entry,
+    legacy: bool,
+) -> std::io::Result<Put> {
     crate::fault::before_restore()?;
     let host = if entry.follow {
         fs.host(path)
     } else {
         fs.host_nofollow(path)
     }
-    .map_err(|e| std::io::Error::other(e.to_string()))?;
+    .map_err(|e| std::io::Error::other(e.message.clone()))?;
     let current = std::fs::symlink_metadata(&host).ok();
+    let now = fingerprint_now(path, &host)?;
+    let ours = legacy || now.as_ref().is_some_and(|n| entry.intended.contains(n));
+    let changed = || {
+        Put::Left(if entry.intended.is_empty() {
+            "changed by something else while its run was interrupted".to_string()
+        } else {
+            "changed by something else after the interrupted run wrote it".to_string()
+        })
+    };
     match &entry.original {
-        Original::Absent { .. } => match current {
-            None => Ok(false),
-            Some(m) if m.is_dir() => match atomic::remove_empty_dir(&host) {
-                Ok(()) => Ok(true),
+        Original::Absent { dir: is_dir } => match current {
+            None => Ok(Put::Nothing),
+            Some(m) if m.is_dir() && (*is_dir || ours) => match atomic::remove_empty_dir(&host) {
+                Ok(()) => Ok(Put::Back),
                 // Something else put files there meanwhile: leave them, nothing of ours is lost.
-                Err(e) if e.kind() == std::io::ErrorKind::DirectoryNotEmpty => Ok(false),
+                Err(e) if e.kind() == std::io::ErrorKind::DirectoryNotEmpty => Ok(Put::Nothing),
                 Err(e) => Err(e),
             },
-            Some(_) => atomic::remove_file(&host).map(|_| true),
+            Some(_) if ours => atomic::remove_file(&host).map(|_| Put::Back),
+            Some(_) => Ok(changed()),
         },
         Original::File { mode, uid, gid } => {
-            let saved = std::fs::read(dir.join(entry.saved.as_deref().unwrap_or_default()))?;
-            let same = current
-                .as_ref()
-                .is_some_and(|m| m.is_file() && m.permissions().mode() & 0o7777 == *mode)
-                && std::fs::read(&host).is_ok_and(|b| b == saved);
-            if same {
-                return Ok(false);
+            let saved = saved_bytes(dir, originals, entry)?;
+            let original = fingerprint(&FileState::File {
+                content: saved.clone(),
+                mode: *mode,
+            });
+            if now.as_deref() == Some(original.as_str()) {
+                return Ok(Put::Nothing);
+            }
+            if !ours {
+                return Ok(changed());
             }
             if current.as_ref().is_some_and(|m| m.is_dir()) {
                 std::fs::remove_dir_all(&host)?;
             }
-            atomic::write_file(&host, &saved, *mode)?;
+            // A set-id bit is never put back: the journal records only what osctl itself
+            // wrote over, and osctl writes no set-id files.
+            atomic::write_file(&host, &saved, mode & 0o1777)?;
             let _ = std::os::unix::fs::chown(&host, Some(*uid), Some(*gid));
-            Ok(true)
+            Ok(Put::Back)
         }
         Original::Symlink { target } => {
-            if let Some(m) = &current {
-                if m.file_type().is_symlink()
-                    && std::fs::read_link(&host).is_ok_and(|t| t == Path::new(target))
-                {
-                    return Ok(false);
-                }
+            if let Some(m) = &current
+                && m.file_type().is_symlink()
+                && std::fs::read_link(&host).is_ok_and(|t| t == Path::new(target))
+            {
+                return Ok(Put::Nothing);
+            }
+            if !ours {
+                return Ok(changed());
+            }
+            if current.is_some() {
                 remove_any(&host)?;
             }
             std::os::unix::fs::symlink(target, &host)?;
             atomic::sync_parent(&host)?;
-            Ok(true)
+            Ok(Put::Back)
         }
         Original::Dir { mode } => match current {
-            Some(m) if m.is_dir() => Ok(false),
+            Some(m) if m.is_dir() => Ok(Put::Nothing),
+            _ if !ours => Ok(changed()),
             other => {
                 if other.is_some() {
                     remove_any(&host)?;
                 }
                 atomic::mkdir(&host, *mode)?;
-                Ok(true)
+                Ok(Put::Back)
             }
         },
         Original::Tree => {
@@ -417,15 +826,88 @@ fn restore_entry(fs: &RootFs, dir: &Path, path: &DevPath, entry: &Entry) -> std:
             }
             if std::fs::symlink_metadata(&saved).is_err() {
                 // The run never got to remove it: the original is still in place.
-                return Ok(false);
+                return Ok(Put::Nothing);
             }
-            if current.is_some() {
-                remove_any(&host)?;
+            match &current {
+                None => {}
+                // Recreated empty by the run (what it wrote inside went back before this).
+                Some(m) if m.is_dir() && (legacy || is_empty_dir(&host)) => {
+                    if legacy {
+                        remove_any(&host)?;
+                    } else {
+                        atomic::remove_empty_dir(&host)?;
+                    }
+                }
+                Some(_) if legacy => remove_any(&host)?,
+                Some(_) => {
+                    return Ok(Put::Left(
+                        "holds new content written after the interrupted run removed it; the removed folder is kept with the journal".into(),
+                    ));
+                }
             }
             move_tree(&saved, &host)?;
-            Ok(true)
+            Ok(Put::Back)
         }
     }
+}
+
+fn is_empty_dir(host: &Path) -> bool {
+    std::fs::read_dir(host).is_ok_and(|mut d| d.next().is_none())
+}
+
+/// The saved bytes of a file's original, checked.
+fn saved_bytes(
+    dir: &Path,
+    originals: &mut Option<File>,
+    entry: &Entry,
+) -> std::io::Result<Vec<u8>> {
+    if let Some(blob) = &entry.blob {
+        if originals.is_none() {
+            *originals = Some(open_own(&dir.join(ORIGINALS))?);
+        }
+        let f = originals.as_mut().expect("opened above");
+        f.seek(SeekFrom::Start(blob.offset))?;
+        let mut bytes = Vec::new();
+        f.take(blob.len).read_to_end(&mut bytes)?;
+        if bytes.len() as u64 != blob.len || hex::encode(Sha256::digest(&bytes)) != blob.sha256 {
+            return Err(std::io::Error::other(
+                "its saved original is damaged (the checksum does not match)",
+            ));
+        }
+        return Ok(bytes);
+    }
+    let name = entry.saved.as_deref().unwrap_or_default();
+    let mut bytes = Vec::new();
+    open_own(&dir.join(name))?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Opens a file of the journal: a regular file of ours, never through a link.
+fn open_own(path: &Path) -> std::io::Result<File> {
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)?;
+    let m = f.metadata()?;
+    if !m.is_file() || m.nlink() != 1 {
+        return Err(std::io::Error::other(format!(
+            "{} is not a plain file of the journal",
+            path.display()
+        )));
+    }
+    Ok(f)
+}
+
+/// Removes the temporary an atomic write of `path` leaves when its run dies between naming the
+/// new file and renaming it over `path` ([`atomic::remove_temporary`]).
+fn sweep_temporary(fs: &RootFs, path: &DevPath, follow: bool) -> std::io::Result<()> {
+    let host = if follow {
+        fs.host(path)
+    } else {
+        fs.host_nofollow(path)
+    }
+    .map_err(|e| std::io::Error::other(e.message.clone()))?;
+    atomic::remove_temporary(&host).map(|_| ())
 }
 
 fn remove_any(host: &Path) -> std::io::Result<()> {
@@ -489,68 +971,290 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Journals left on disk by runs that did not finish, oldest first.
+/// A journal folder as found on disk, checked.
+enum Found {
+    /// Open: its run did not finish; restore it.
+    Open(Manifest),
+    /// Marked done, or killed before its manifest was written: nothing to restore, only to
+    /// remove.
+    Finished,
+}
+
+/// The host folder of the journals, if there is one (checked: a real folder of ours that no one
+/// else may write).
+fn journals_host(fs: &RootFs) -> Result<Option<PathBuf>> {
+    let dev = journal_root();
+    let host = fs.host_nofollow(&dev)?;
+    match std::fs::symlink_metadata(&host) {
+        Ok(m) if m.is_dir() => {
+            lock::check_owner(&dev, &m)?;
+            Ok(Some(host))
+        }
+        Ok(m) => Err(Error::input(
+            "untrusted_state",
+            format!(
+                "refusing to use {dev}: it is {}, not a folder",
+                crate::system::fs::special_kind(&m.file_type())
+            ),
+        )),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(Error::io("inspect", &dev, &e)),
+    }
+}
+
+/// The journal names, newest first (a switch keeps one per phase: they go back in reverse).
+fn names(root: &Path, dev: &DevPath) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for e in std::fs::read_dir(root).map_err(|e| Error::io("list", dev, &e))? {
+        let e = e.map_err(|e| Error::io("list", dev, &e))?;
+        names.push(e.file_name().to_string_lossy().into_owned());
+    }
+    // `<nanoseconds>-<pid>`: by time, not by text.
+    names.sort_by_key(|n| {
+        let nanos: u128 = n
+            .split('-')
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(0);
+        std::cmp::Reverse((nanos, n.clone()))
+    });
+    Ok(names)
+}
+
+/// Reads and checks one journal folder (see the module docs on trust).
+fn open(root: &Path, name: &str) -> Result<Found> {
+    let dev_dir = journal_root().join(name);
+    let dir = root.join(name);
+    let meta = std::fs::symlink_metadata(&dir).map_err(|e| Error::io("inspect", &dev_dir, &e))?;
+    if !meta.is_dir() {
+        return Err(untrusted(&dev_dir, "it is not a folder"));
+    }
+    lock::check_owner(&dev_dir, &meta)?;
+    if std::fs::symlink_metadata(dir.join(DONE)).is_ok() {
+        return Ok(Found::Finished);
+    }
+    let manifest_dev = dev_dir.join(MANIFEST);
+    let f = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(dir.join(MANIFEST))
+    {
+        Ok(f) => f,
+        // A run killed before its manifest was durable wrote nothing to the device yet.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Finished),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(untrusted(&manifest_dev, "it is a symbolic link"));
+        }
+        Err(e) => return Err(Error::io("read", &manifest_dev, &e)),
+    };
+    let m = f
+        .metadata()
+        .map_err(|e| Error::io("inspect", &manifest_dev, &e))?;
+    if !m.is_file() || m.nlink() != 1 {
+        return Err(untrusted(&manifest_dev, "it is not a plain file"));
+    }
+    lock::check_owner(&manifest_dev, &m)?;
+    if m.len() > Limit::Config.bytes() {
+        return Err(untrusted(
+            &manifest_dev,
+            "it is far too large for a journal",
+        ));
+    }
+    if let Ok(o) = std::fs::symlink_metadata(dir.join(ORIGINALS)) {
+        let dev = dev_dir.join(ORIGINALS);
+        if !o.is_file() || o.nlink() != 1 {
+            return Err(untrusted(&dev, "it is not a plain file"));
+        }
+        lock::check_owner(&dev, &o)?;
+    }
+    let mut text = String::new();
+    std::io::BufReader::new(f)
+        .read_to_string(&mut text)
+        .map_err(|e| Error::io("read", &manifest_dev, &e))?;
+    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
+        Error::json(&manifest_dev, &e).hint(format!(
+            "the journal {dev_dir} is damaged; inspect it, then remove it by hand"
+        ))
+    })?;
+    validate(&manifest, name, &dev_dir)?;
+    Ok(Found::Open(manifest))
+}
+
+fn untrusted(dev: &DevPath, why: &str) -> Error {
+    Error::input(
+        "untrusted_state",
+        format!("refusing the journal {dev}: {why}"),
+    )
+    .hint(format!(
+        "osctl restores only journals it wrote itself; inspect it, then remove it by hand ({STATE_DIR} must be writable by root alone)"
+    ))
+}
+
+/// Every entry must name an absolute device path without `..`, and its saved bytes must be in
+/// its own journal.
+fn validate(manifest: &Manifest, name: &str, dev_dir: &DevPath) -> Result<()> {
+    if manifest.id != name {
+        return Err(untrusted(
+            dev_dir,
+            &format!("its manifest is the journal {}'s", manifest.id),
+        ));
+    }
+    for e in &manifest.entries {
+        let normal = e.path.starts_with('/')
+            && Path::new(&e.path).components().all(|c| {
+                matches!(
+                    c,
+                    std::path::Component::RootDir | std::path::Component::Normal(_)
+                )
+            })
+            && DevPath::new(&e.path).to_string() == e.path;
+        if !normal {
+            return Err(untrusted(
+                dev_dir,
+                &format!("an entry names {:?}, not a plain absolute path", e.path),
+            ));
+        }
+        if let Some(saved) = &e.saved {
+            let plain = !saved.is_empty()
+                && saved != "."
+                && saved != ".."
+                && !saved.contains('/')
+                && saved != MANIFEST
+                && saved != DONE;
+            if !plain {
+                return Err(untrusted(
+                    dev_dir,
+                    &format!("an entry's saved copy {saved:?} is not a file of the journal"),
+                ));
+            }
+        }
+        if let Original::File { mode, .. } | Original::Dir { mode } = &e.original
+            && *mode > 0o7777
+        {
+            return Err(untrusted(dev_dir, &format!("{}: mode {mode:o}", e.path)));
+        }
+    }
+    Ok(())
+}
+
+/// The command line a journal records, masked again (a journal of an older osctl kept it as
+/// typed).
+fn masked(command: &str) -> String {
+    let args: Vec<String> = command.split(' ').map(str::to_string).collect();
+    crate::redact::mask_command_line(&args)
+}
+
+/// Journals left on disk by runs that did not finish, newest first. A journal osctl would
+/// refuse is listed with why.
 pub fn pending(fs: &RootFs) -> Result<Vec<Pending>> {
-    let root = journal_root();
-    let Some(names) = fs.list_dir(&root)? else {
-        return Ok(Vec::new());
+    let root = match journals_host(fs) {
+        Ok(Some(root)) => root,
+        Ok(None) => return Ok(Vec::new()),
+        // Shown as a refused journal (status stays read-only and says why the next run stops).
+        Err(e) if e.code == "untrusted_state" => {
+            return Ok(vec![Pending {
+                id: "journal".into(),
+                path: journal_root(),
+                command: String::new(),
+                pid: 0,
+                started: 0,
+                paths: 0,
+                refused: Some(e.message.clone()),
+            }]);
+        }
+        Err(e) => return Err(e),
     };
     let mut out = Vec::new();
-    for name in names {
-        let dev_dir = root.join(&name);
-        let manifest = read_manifest(fs, &dev_dir)?;
-        out.push(Pending {
-            id: name,
+    for name in names(&root, &journal_root())? {
+        let dev_dir = journal_root().join(&name);
+        let mut p = Pending {
+            id: name.clone(),
             path: dev_dir,
-            command: manifest.command,
-            pid: manifest.pid,
-            started: manifest.started,
-            paths: manifest.entries.len(),
-        });
+            command: "(unknown: killed before the journal was written)".into(),
+            pid: 0,
+            started: 0,
+            paths: 0,
+            refused: None,
+        };
+        match open(&root, &name) {
+            Ok(Found::Finished) => {
+                if std::fs::symlink_metadata(root.join(&name).join(DONE)).is_ok() {
+                    continue;
+                }
+            }
+            Ok(Found::Open(m)) => {
+                p.command = masked(&m.command);
+                p.pid = m.pid;
+                p.started = m.started;
+                p.paths = m.entries.len();
+            }
+            Err(e) => p.refused = Some(e.message.clone()),
+        }
+        out.push(p);
     }
     Ok(out)
 }
 
-fn read_manifest(fs: &RootFs, dev_dir: &DevPath) -> Result<Manifest> {
-    let path = dev_dir.join(MANIFEST);
-    match fs.read_text(&path)? {
-        Some(text) => serde_json::from_str(&text).map_err(|e| {
-            Error::json(&path, &e).hint(format!(
-                "the journal {dev_dir} is damaged; inspect it, then remove it by hand"
-            ))
-        }),
-        // A run killed before its manifest was durable wrote nothing to the device yet.
-        None => Ok(Manifest {
-            schema: 1,
-            id: dev_dir.file_name().unwrap_or_default().to_string(),
-            command: "(unknown: killed before the journal was written)".into(),
-            pid: 0,
-            started: 0,
-            entries: Vec::new(),
-        }),
-    }
-}
-
-/// What recovery did with one interrupted run.
+/// What recovery did with one journal.
 #[derive(Clone, Debug, Serialize)]
 pub struct Recovered {
     pub id: String,
     pub command: String,
-    pub restored: usize,
+    /// Its run had finished (marked done): only the cleanup was left.
+    pub finished: bool,
+    #[serde(flatten)]
+    pub outcome: Outcome,
 }
 
-/// Restores every interrupted run (the caller holds the device lock).
+/// Restores every interrupted run, newest first, and finishes the cleanup of done ones (the
+/// caller holds the device lock). A journal osctl does not trust is an error (exit 1) and is
+/// not touched; a path that cannot be put back is in the outcome, never an error, so it cannot
+/// wedge the device.
 pub fn recover_all(fs: &RootFs) -> Result<Vec<Recovered>> {
+    let Some(root) = journals_host(fs)? else {
+        return Ok(Vec::new());
+    };
+    // A journal folder others could write is refused by `journals_host`; one that others could
+    // merely read (an older osctl made it 0755) is closed now.
+    let _ = std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o700));
     let mut out = Vec::new();
-    for p in pending(fs)? {
-        let manifest = read_manifest(fs, &p.path)?;
-        let dir = fs.host(&p.path)?;
-        let restored = restore(fs, &dir, &p.path, &manifest)?;
-        out.push(Recovered {
-            id: p.id,
-            command: p.command,
-            restored,
-        });
+    for name in names(&root, &journal_root())? {
+        let dev_dir = journal_root().join(&name);
+        let dir = root.join(&name);
+        match open(&root, &name)? {
+            Found::Finished => {
+                let done = std::fs::symlink_metadata(dir.join(DONE)).is_ok();
+                let cleanup = cleanup(&dir, &dev_dir, true);
+                // A folder without a manifest (its run died before writing one) is no news.
+                if done || cleanup.is_some() {
+                    out.push(Recovered {
+                        id: name,
+                        command: String::new(),
+                        finished: true,
+                        outcome: Outcome {
+                            cleanup,
+                            ..Outcome::default()
+                        },
+                    });
+                }
+            }
+            Found::Open(manifest) => {
+                let outcome = restore(fs, &dir, &dev_dir, &manifest, true);
+                out.push(Recovered {
+                    id: name,
+                    command: masked(&manifest.command),
+                    finished: false,
+                    outcome,
+                });
+            }
+        }
     }
     Ok(out)
 }

@@ -19,7 +19,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::apply::{self, Target, journal, lock::DeviceLock};
+use crate::apply::lock::{DeviceLock, Holder};
+use crate::apply::{self, Target, journal};
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::device::Device;
 use crate::device::paths::DeviceEnv;
@@ -40,13 +41,16 @@ pub struct Ctx {
     pub json: bool,
     pub yes: bool,
     pub lock_timeout: Duration,
-    /// The command line, for the journal and the lock holder note.
+    /// The command line with every secret masked, for the journal and the lock holder's note.
     pub command_line: String,
+    /// The subcommand (`presync`, `switch`...), for the lock holder's note.
+    pub operation: &'static str,
 }
 
 impl Ctx {
     pub fn new(
         global: &GlobalArgs,
+        operation: &'static str,
         out: Printer,
         env_lookup: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Ctx> {
@@ -62,10 +66,12 @@ impl Ctx {
             json: global.json,
             yes: global.yes,
             lock_timeout: Duration::from_secs(global.lock_timeout),
-            command_line: std::env::args_os()
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join(" "),
+            command_line: crate::redact::mask_command_line(
+                &std::env::args_os()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>(),
+            ),
+            operation,
         })
     }
 
@@ -81,18 +87,24 @@ impl Ctx {
 
     /// Takes the device lock for a run that changes the device, then restores any run that was
     /// interrupted before (so planning starts from a whole state). A preview takes no lock; it
-    /// warns about an interrupted run instead.
+    /// warns about an interrupted run instead. A second `osctl switch` is refused at once (busy)
+    /// while one holds the lock, as upstream refuses it; everything else waits for the lock.
     pub fn lock(&self) -> Result<Option<DeviceLock>> {
         if self.previewing() {
             for p in journal::pending(&self.fs)? {
-                self.out.warn(&format!(
-                    "an interrupted run left the journal {} ({}); the next run that changes the device restores it first",
-                    p.path, p.command
-                ));
+                self.out.warn(&match &p.refused {
+                    Some(why) => format!("{why}; a run that changes the device refuses to start"),
+                    None => format!(
+                        "an interrupted run left the journal {} ({}); the next run that changes the device restores it first",
+                        p.path, p.command
+                    ),
+                });
             }
             return Ok(None);
         }
-        let lock = DeviceLock::acquire(&self.fs, self.lock_timeout)?;
+        let me = self.holder();
+        let exclusive = self.operation == "switch";
+        let lock = DeviceLock::acquire_as(&self.fs, self.lock_timeout, &me, exclusive)?;
         self.recover()?;
         Ok(Some(lock))
     }
@@ -100,22 +112,28 @@ impl Ctx {
     /// Takes the device lock only if no other run holds it right now, restoring interrupted runs
     /// as [`Ctx::lock`] does; `None` when it is held (a journal on disk is then the holder's own).
     pub fn try_lock(&self) -> Result<Option<DeviceLock>> {
-        match DeviceLock::acquire(&self.fs, Duration::ZERO) {
-            Ok(lock) => {
+        match DeviceLock::try_acquire_as(&self.fs, &self.holder())? {
+            Some(lock) => {
                 self.recover()?;
                 Ok(Some(lock))
             }
-            Err(e) if e.exit == Exit::Busy => Ok(None),
-            Err(e) => Err(e),
+            None => Ok(None),
         }
     }
 
+    /// This run, as the lock holder's note names it.
+    pub fn holder(&self) -> Holder {
+        Holder::me(self.operation, &self.command_line)
+    }
+
+    /// Restores interrupted runs (the lock is held) and warns about what it did. A path that
+    /// could not be put back is a warning that names it and where its original is kept: the run
+    /// goes on, so one undeletable file cannot wedge the device (`osctl recover` itself exits 5).
     fn recover(&self) -> Result<()> {
         for r in journal::recover_all(&self.fs)? {
-            self.out.warn(&format!(
-                "restored {} path(s) left by an interrupted run ({}), journal {}",
-                r.restored, r.command, r.id
-            ));
+            for line in recovered_lines(&r) {
+                self.out.warn(&line);
+            }
         }
         Ok(())
     }
@@ -190,6 +208,26 @@ impl Ctx {
             .status(&format!("changed {}", render::summary(plan)));
         Ok(Exit::Success)
     }
+}
+
+/// What recovery did with one journal, as lines for the operator.
+pub fn recovered_lines(r: &journal::Recovered) -> Vec<String> {
+    let o = &r.outcome;
+    let mut lines = Vec::new();
+    if !r.finished {
+        lines.push(format!(
+            "restored {} path(s) left by an interrupted run ({}), journal {}",
+            o.restored, r.command, r.id
+        ));
+        lines.extend(o.left.iter().chain(&o.failed).cloned());
+    }
+    if let Some(kept) = &o.kept {
+        lines.push(format!(
+            "what could not be put back is kept in {kept} (its originals and manifest.json); osctl does not retry it"
+        ));
+    }
+    lines.extend(o.cleanup.iter().cloned());
+    lines
 }
 
 /// The name a command reports itself as in JSON and errors.

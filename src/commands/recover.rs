@@ -1,21 +1,28 @@
 //! `osctl recover`: restore what interrupted runs left behind (a power cut, a SIGKILL), from
 //! their journals. Every run that changes the device does this first on its own; this command
-//! does only that, for a field engineer who wants to see it happen.
+//! does only that, for a field engineer who wants to see it happen. A path that could not be put
+//! back is named with where its original is kept (exit 5); the journal does not stay in the way
+//! of later runs.
 
 use serde_json::json;
 
-use super::Ctx;
+use super::{Ctx, recovered_lines};
 use crate::apply::journal;
-use crate::error::{Exit, Result};
+use crate::apply::lock::DeviceLock;
+use crate::error::{Error, Exit, Result};
 
 pub fn run(ctx: &Ctx) -> Result<Exit> {
     let pending = journal::pending(&ctx.fs)?;
     if ctx.previewing() {
         for p in &pending {
-            ctx.out.product(&format!(
-                "would restore {} path(s) from {} (interrupted run: {})\n",
-                p.paths, p.path, p.command
-            ));
+            let line = match &p.refused {
+                Some(why) => format!("would refuse {}: {why}\n", p.path),
+                None => format!(
+                    "would restore {} path(s) from {} (interrupted run: {})\n",
+                    p.paths, p.path, p.command
+                ),
+            };
+            ctx.out.product(&line);
         }
         if ctx.json {
             ctx.out.json_doc(
@@ -33,8 +40,39 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
             Exit::Success
         });
     }
-    let _lock = crate::apply::lock::DeviceLock::acquire(&ctx.fs, ctx.lock_timeout)?;
+    let _lock = DeviceLock::acquire_as(&ctx.fs, ctx.lock_timeout, &ctx.holder(), false)?;
     let recovered = journal::recover_all(&ctx.fs)?;
+    let failed: Vec<&journal::Recovered> = recovered
+        .iter()
+        .filter(|r| !r.outcome.failed.is_empty())
+        .collect();
+    if let Some(first) = failed.first() {
+        let mut err = Error::new(
+            Exit::RollbackIncomplete,
+            "rollback_incomplete",
+            format!(
+                "could not restore every original of the journal {}",
+                journal::journal_root().join(&first.id)
+            ),
+        );
+        for r in &failed {
+            for line in r.outcome.failed.iter().chain(&r.outcome.left) {
+                err = err.cause(line.clone());
+            }
+        }
+        let kept: Vec<String> = failed
+            .iter()
+            .filter_map(|r| r.outcome.kept.as_ref().map(|k| k.to_string()))
+            .collect();
+        return Err(if kept.is_empty() {
+            err.hint("fix the cause, then run `osctl recover` again")
+        } else {
+            err.hint(format!(
+                "the originals are kept in {} (see its manifest.json); put back what is needed by hand: later osctl runs do not retry them",
+                kept.join(", ")
+            ))
+        });
+    }
     if ctx.json {
         ctx.out.json_doc(
             "recover",
@@ -45,10 +83,9 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         ctx.out.status("nothing to do");
     }
     for r in &recovered {
-        ctx.out.status(&format!(
-            "restored {} path(s) left by an interrupted run ({}), journal {}",
-            r.restored, r.command, r.id
-        ));
+        for line in recovered_lines(r) {
+            ctx.out.status(&line);
+        }
     }
     Ok(Exit::Success)
 }

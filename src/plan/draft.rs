@@ -14,6 +14,12 @@
 //! as the earlier ones leave them and its changes start from there (their `before` is that
 //! state, which is what the disk holds once the earlier phases are applied). A preview of the
 //! whole command is then the phases' plans in order, and replaying them gives what the run does.
+//!
+//! A change is kept per *file*, not per name: two device paths that reach one file through a
+//! symbolic link inside the root (`workspace/.claude` linked to `~/.claude`, a workspace
+//! `AGENTS.md` linked to the global one) share one change, so the file is written once, and a
+//! write through the second name sees the first one's content. (Two changes for one file used
+//! to fail every such run: the second write found the file changed by the first.)
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -33,8 +39,12 @@ pub const DEFAULT_DIR_MODE: u32 = 0o755;
 pub struct Draft<'a> {
     fs: &'a RootFs,
     steps: Vec<Step>,
-    /// Index into `steps` of each path's change.
+    /// Index into `steps` of each file's change, by the file's resolved device path
+    /// ([`Draft::key`]).
     by_path: HashMap<DevPath, usize>,
+    /// Folders resolved through their links (device path → resolved device path), so keying
+    /// a path costs one `lstat` of its last component.
+    resolved: RefCell<HashMap<DevPath, DevPath>>,
     warnings: Vec<String>,
     /// A fingerprint of the first state read from the disk for each path. A planner that read
     /// a file, then wrote what it made of it, must not have its plan applied over a version
@@ -59,23 +69,55 @@ impl<'a> Draft<'a> {
             by_path: HashMap::new(),
             warnings: Vec::new(),
             seen: RefCell::new(HashMap::new()),
+            resolved: RefCell::new(HashMap::new()),
             done: HashMap::new(),
             done_cleared: Vec::new(),
         }
     }
 
+    /// The file `path` names: its device path with every link inside the root resolved (the
+    /// last one too when `follow`, as writes follow it and removals do not). A path that cannot
+    /// be resolved is its own key (reading it reports why).
+    fn key(&self, path: &DevPath, follow: bool) -> DevPath {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return path.clone();
+        };
+        let dir = {
+            let mut cache = self.resolved.borrow_mut();
+            match cache.get(&parent) {
+                Some(d) => d.clone(),
+                None => match self.fs.resolve_dev(&parent, true) {
+                    Ok(d) => {
+                        cache.insert(parent.clone(), d.clone());
+                        d
+                    }
+                    Err(_) => return path.clone(),
+                },
+            }
+        };
+        let candidate = dir.join(name);
+        if follow
+            && std::fs::symlink_metadata(self.fs.root().join(candidate.relative()))
+                .is_ok_and(|m| m.file_type().is_symlink())
+        {
+            return self.fs.resolve_dev(&candidate, true).unwrap_or(candidate);
+        }
+        candidate
+    }
+
+
     /// Ends the phase planned so far: returns its plan (what [`Draft::finish`] would return) and
     /// keeps what it leaves, so later reads see it and later changes start from it.
     pub fn end_phase(&mut self) -> Plan {
         let steps = std::mem::take(&mut self.steps);
-        self.by_path.clear();
         let warnings = std::mem::take(&mut self.warnings);
-        for step in &steps {
-            if let Step::File(c) = step {
+        // Keyed as `by_path` is: by the file each change names (links resolved).
+        for (key, i) in self.by_path.drain() {
+            if let Step::File(c) = &steps[i] {
                 if replaces_content(c) {
-                    self.done_cleared.push(c.path.clone());
+                    self.done_cleared.push(key.clone());
                 }
-                self.done.insert(c.path.clone(), c.after.clone());
+                self.done.insert(key, c.after.clone());
             }
         }
         plan_of(steps, warnings)
@@ -134,13 +176,17 @@ impl<'a> Draft<'a> {
 
     /// The planned state of `path` (pending change, else the disk), following a final link.
     pub fn state(&self, path: &DevPath) -> Result<FileState> {
-        if let Some(c) = self.pending(path) {
+        if self.by_path.is_empty() && self.done.is_empty() {
+            return self.observed(path);
+        }
+        let key = self.key(path, true);
+        if let Some(c) = self.pending(&key) {
             return Ok(c.after.clone());
         }
-        if self.under_removed_tree(path) {
+        if self.under_removed_tree(&key) {
             return Ok(FileState::Absent);
         }
-        if let Some(s) = self.done_state(path) {
+        if let Some(s) = self.done_state(&key) {
             return Ok(s);
         }
         self.observed(path)
@@ -187,7 +233,8 @@ impl<'a> Draft<'a> {
         if !self.is_dir(path)? {
             return Ok(Vec::new());
         }
-        let mut names: Vec<String> = if self.listing_replaced(path) {
+        let dir = self.key(path, true);
+        let mut names: Vec<String> = if self.listing_replaced(&dir) {
             Vec::new()
         } else {
             self.fs.list_dir(path)?.unwrap_or_default()
@@ -204,7 +251,7 @@ impl<'a> Draft<'a> {
                     }),
             );
         for (p, after) in layers {
-            if p.parent().as_ref() != Some(path) {
+            if p.parent().as_ref() != Some(&dir) {
                 continue;
             }
             let Some(name) = p.file_name().map(str::to_string) else {
@@ -227,7 +274,8 @@ impl<'a> Draft<'a> {
         // `before` is read at the path itself (a link stays a link): removals and links.
         removal: bool,
     ) -> Result<bool> {
-        if let Some(&i) = self.by_path.get(path) {
+        let key = self.key(path, !removal);
+        if let Some(&i) = self.by_path.get(&key) {
             let Step::File(change) = &mut self.steps[i] else {
                 unreachable!()
             };
@@ -240,13 +288,13 @@ impl<'a> Draft<'a> {
             }
             return Ok(true);
         }
-        let before = if self.under_removed_tree(path) {
+        let before = if self.under_removed_tree(&key) {
             // Its folder goes first in this plan: by the time this step runs, nothing is there.
             if removal && after == FileState::Absent {
                 return Ok(false);
             }
             FileState::Absent
-        } else if let Some(done) = self.done_state(path) {
+        } else if let Some(done) = self.done_state(&key) {
             match done {
                 // A folder an earlier phase made, removed with what it holds.
                 FileState::Dir { .. } if removal => FileState::Tree { files: 0, bytes: 0 },
@@ -263,7 +311,7 @@ impl<'a> Draft<'a> {
         {
             return Ok(false);
         }
-        self.by_path.insert(path.clone(), self.steps.len());
+        self.by_path.insert(key, self.steps.len());
         self.steps.push(Step::File(change));
         Ok(true)
     }
@@ -343,11 +391,12 @@ impl<'a> Draft<'a> {
 
     /// Plans `path` to be gone: a file, a symlink (as a link) or a folder with its content.
     pub fn remove(&mut self, path: &DevPath, reason: &str) -> Result<bool> {
-        if let Some(c) = self.pending(path)
+        let key = self.key(path, false);
+        if let Some(c) = self.pending(&key)
             && c.before == FileState::Absent
         {
             // Created by this plan only: forget it.
-            let i = self.by_path.remove(path).expect("pending has an index");
+            let i = self.by_path.remove(&key).expect("pending has an index");
             self.steps.remove(i);
             for v in self.by_path.values_mut() {
                 if *v > i {

@@ -31,6 +31,10 @@ pub struct Preview {
     /// Units without `.service`.
     pub from_unit: String,
     pub to_unit: String,
+    /// Whether the old unit is stopped and disabled: it differs from the new one and has a unit
+    /// file (without one systemd knows no such unit and there is nothing to disable; the run
+    /// asks systemd the same question).
+    pub stops_from: bool,
     /// The embedded files whose bytes or mode differ.
     pub materialize: Plan,
     /// Why the runtime needs installing (as the files are now), when it does.
@@ -67,6 +71,7 @@ impl Preview {
             to: rt,
             from_unit: unit.clone(),
             to_unit: unit,
+            stops_from: false,
             materialize: Plan::new(),
             install: None,
             presync: Plan::new(),
@@ -116,6 +121,7 @@ pub fn preview(
         to: opts.to,
         from_unit,
         to_unit: install::unit_name(fs, to)?,
+        stops_from: false,
         materialize: Plan::new(),
         install: None,
         presync: Plan::new(),
@@ -132,6 +138,7 @@ pub fn preview(
     let changed = embedded::plan(&mut draft, to)?;
     // The embedded `service` file names the registry's unit.
     p.to_unit = to.unit.to_string();
+    p.stops_from = p.from_unit != p.to_unit && install::find_unit_file(fs, &p.from_unit)?.is_some();
     let decides = !opts.installer.available(to) || opts.installer.source != Source::Embedded;
     if depth == Depth::Full || decides {
         p.install = install_due(fs, &draft, to, &p.to_unit)?;

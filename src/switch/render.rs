@@ -58,7 +58,7 @@ fn actions(p: &Preview, opts: &Options) -> Vec<(Value, String)> {
             ),
         ));
     }
-    if p.from_unit != p.to_unit {
+    if p.stops_from {
         out.push(service(
             ServiceAction::DisableNow(p.from_unit.clone()),
             &format!(" (up to {STOP_TRIES} tries)"),

@@ -21,7 +21,7 @@ use crate::apply::journal::{Journal, Touch};
 use crate::apply::{Target, apply_file};
 use crate::device::{Device, config};
 use crate::error::{Error, Exit, Result};
-use crate::plan::{Draft, FileState, Plan, ServiceAction, Step};
+use crate::plan::{Draft, Plan, ServiceAction, Step};
 use crate::runtime::{Loc, Runtime, RuntimeId, install, runtime_lib_dir};
 use crate::system::path::DevPath;
 use crate::system::process::{self, Run};
@@ -285,14 +285,17 @@ impl<'a> Txn<'a> {
         // Newest first: the first journal, which holds config.json, goes last.
         while let Some(j) = self.journals.pop() {
             let dir = j.dev_dir().clone();
-            j.commit().map_err(|e| {
+            let cleanup = j.commit().map_err(|e| {
                 let mut e = e.with_exit(Exit::RollbackIncomplete);
                 e.message = format!(
-                    "config.json names {} now, but the journal {dir} could not be removed: {}",
+                    "config.json names {} now, but the journal {dir} could not be marked done: {}",
                     self.to.name, e.message
                 );
                 e.hint("the next osctl run that changes the device restores that journal's files; then run `osctl switch` again")
             })?;
+            if let Some(warning) = cleanup {
+                self.warn(warning);
+            }
         }
         if let Err(e) = record::remove(self.t.fs) {
             // Harmless: the next run converges the services to config.json, which they match.
@@ -323,19 +326,8 @@ impl<'a> Txn<'a> {
     /// switch holds yet, so every original kept is from before the switch (or, for files an
     /// installer made, from before osctl changed them).
     fn journal(&mut self, plan: &Plan, extra: &[DevPath]) -> Result<()> {
-        let mut touches: Vec<Touch> = plan
-            .file_changes()
-            .map(|c| Touch {
-                path: c.path.clone(),
-                follow: !matches!(c.after, FileState::Absent),
-                removes_tree: matches!(c.before, FileState::Tree { .. }),
-            })
-            .collect();
-        touches.extend(extra.iter().map(|p| Touch {
-            path: p.clone(),
-            follow: true,
-            removes_tree: false,
-        }));
+        let mut touches: Vec<Touch> = plan.file_changes().map(Touch::of).collect();
+        touches.extend(extra.iter().cloned().map(Touch::later));
         touches.retain(|t| !self.journaled.contains_key(&t.path));
         if touches.is_empty() {
             return Ok(());

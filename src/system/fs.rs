@@ -4,11 +4,19 @@
 //! and an absolute symlink target is taken from the root, so no device path can reach a host
 //! file outside `--root`, whatever links an image holds. With `--root /` (the live device) this
 //! is the ordinary filesystem.
+//!
+//! Reads take only regular files, and only so much of each: a FIFO, a device node or a socket
+//! where a file is expected is an error that names the path, at once (opening a FIFO for
+//! reading blocks until a writer comes, and osctl runs on the boot path, sometimes holding the
+//! device lock), and so is a file larger than the cap of its kind ([`Limit`]), whose error names
+//! its size. The check is made on the opened descriptor (`fstat`), so nothing can swap the file
+//! between the check and the read; a cheap `lstat` before the open keeps osctl from opening a
+//! device node at all (opening some has effects of its own).
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::io;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -16,6 +24,149 @@ use crate::system::path::DevPath;
 
 /// Links followed while resolving one path before giving up (Linux uses 40 as well).
 const MAX_LINKS: usize = 40;
+
+/// How much osctl reads of one file, by what the file is. Generous (a real file of each kind is
+/// a few kilobytes), but bounded: a file that is not what it claims to be (a sparse 1 GB
+/// config.json, a log dumped into a persona folder) is refused instead of read whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The device's own settings and osctl's state: config.json, bootstrap.json,
+    /// agent_state.json, ROBOT.md, `/var/lib/osctl`.
+    Config,
+    /// A runtime's native file (openclaw.json, config.yaml, config.toml, `.env`, unit files...).
+    Native,
+    /// A persona or memory file (SOUL.md, MEMORY.md, a daily note: any Markdown file).
+    Persona,
+}
+
+impl Limit {
+    /// The kind of `path`, from where it lives and what it is called.
+    pub fn of(path: &DevPath) -> Limit {
+        let name = path.file_name().unwrap_or_default();
+        if path.starts_with(&DevPath::new("/root/config"))
+            || path.starts_with(&DevPath::new("/var/lib/osctl"))
+            || name == "ROBOT.md"
+        {
+            Limit::Config
+        } else if name.to_ascii_lowercase().ends_with(".md") {
+            Limit::Persona
+        } else {
+            Limit::Native
+        }
+    }
+
+    pub fn bytes(self) -> u64 {
+        match self {
+            Limit::Config => 4 << 20,
+            Limit::Native => 16 << 20,
+            Limit::Persona => 16 << 20,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Limit::Config => "a device configuration file",
+            Limit::Native => "a runtime's configuration file",
+            Limit::Persona => "a persona or memory file",
+        }
+    }
+}
+
+/// What a file that is not a regular file or a folder is, for error messages.
+pub fn special_kind(ft: &std::fs::FileType) -> &'static str {
+    if ft.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if ft.is_char_device() {
+        "a character device"
+    } else if ft.is_block_device() {
+        "a block device"
+    } else if ft.is_socket() {
+        "a socket"
+    } else if ft.is_symlink() {
+        "a symbolic link"
+    } else if ft.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The error for a special file found where a file was expected.
+pub fn not_a_file(path: &DevPath, ft: &std::fs::FileType) -> Error {
+    Error::input(
+        "not_a_file",
+        format!(
+            "cannot read {path}: it is {}, not a regular file",
+            special_kind(ft)
+        ),
+    )
+    .hint("osctl reads only regular files; replace it with the file that belongs there (nothing was written)")
+}
+
+/// Reads the regular file at `host` (the host path of `path`), at most `limit` bytes; `None`
+/// when it does not exist. Never blocks: see the module docs.
+pub fn read_regular(path: &DevPath, host: &Path, limit: Limit) -> Result<Option<Vec<u8>>> {
+    let io_err = |e: io::Error| match e.kind() {
+        io::ErrorKind::IsADirectory => Error::input(
+            "io_error",
+            format!("cannot read {path}: it is a folder, a file was expected"),
+        ),
+        _ => Error::io("read", path, &e),
+    };
+    match std::fs::symlink_metadata(host) {
+        Ok(m) if m.is_dir() => return Err(io_err(io::ErrorKind::IsADirectory.into())),
+        Ok(m) if !m.is_file() && !m.file_type().is_symlink() => {
+            return Err(not_a_file(path, &m.file_type()));
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(e)),
+    }
+    // O_NONBLOCK: a FIFO swapped in after the lstat opens at once instead of waiting for a
+    // writer (fstat then refuses it); O_NOFOLLOW: `host` is resolved, so a link here is new.
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(host)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(Error::input(
+                "changed_underfoot",
+                format!("cannot read {path}: it became a symbolic link while osctl read it"),
+            )
+            .hint("something else is changing the file; run the command again"));
+        }
+        Err(e) => return Err(io_err(e)),
+    };
+    let meta = file.metadata().map_err(io_err)?;
+    if !meta.is_file() {
+        return Err(not_a_file(path, &meta.file_type()));
+    }
+    let cap = limit.bytes();
+    if meta.len() > cap {
+        return Err(too_large(path, meta.len(), limit));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(io_err)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large(path, bytes.len() as u64, limit));
+    }
+    Ok(Some(bytes))
+}
+
+fn too_large(path: &DevPath, size: u64, limit: Limit) -> Error {
+    Error::input(
+        "file_too_large",
+        format!(
+            "cannot read {path}: it is {size} bytes, more than the {} MiB osctl reads of {}",
+            limit.bytes() >> 20,
+            limit.what()
+        ),
+    )
+    .hint("nothing was written; check what the file holds (it is not what osctl expects there)")
+}
 
 /// What a path is, without following a final symlink.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +260,13 @@ impl RootFs {
         self.resolve(path, false)
     }
 
+    /// The device path that `path` resolves to inside the root (every link followed, the last
+    /// one only with `follow_last`): two paths that name one file resolve to the same one.
+    pub fn resolve_dev(&self, path: &DevPath, follow_last: bool) -> Result<DevPath> {
+        let host = self.resolve(path, follow_last)?;
+        Ok(DevPath::new(host.strip_prefix(&self.root).unwrap_or(&host)))
+    }
+
     /// Resolves `path` with chroot semantics. Missing components are fine: the result is where
     /// the path would be created.
     fn resolve(&self, path: &DevPath, follow_last: bool) -> Result<PathBuf> {
@@ -154,18 +312,11 @@ impl RootFs {
         Ok(out)
     }
 
-    /// Reads a file; `None` when it does not exist.
+    /// Reads a regular file, up to the cap of its kind ([`Limit::of`]); `None` when it does
+    /// not exist. A FIFO, device node or socket is an error, never a wait.
     pub fn read(&self, path: &DevPath) -> Result<Option<Vec<u8>>> {
         let host = self.host(path)?;
-        match std::fs::read(&host) {
-            Ok(bytes) => Ok(Some(bytes)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) if e.kind() == io::ErrorKind::IsADirectory => Err(Error::input(
-                "io_error",
-                format!("cannot read {path}: it is a folder, a file was expected"),
-            )),
-            Err(e) => Err(Error::io("read", path, &e)),
-        }
+        read_regular(path, &host, Limit::of(path))
     }
 
     /// Reads a UTF-8 text file; `None` when it does not exist. Invalid UTF-8 is a parse error
@@ -331,5 +482,89 @@ mod tests {
         std::fs::write(fs.root().join("x.md"), b"ok\nfine\n\xff\n").unwrap();
         let err = fs.read_text(&DevPath::new("/x.md")).unwrap_err();
         assert_eq!(err.location.clone().unwrap().line, Some(3));
+    }
+
+    /// A FIFO where a file is expected used to block the read until a writer came (status,
+    /// presync and mcp add hung, some holding the device lock).
+    #[test]
+    fn regression_a_fifo_where_a_file_is_expected_is_an_error_not_a_hang() {
+        let (_dir, fs) = tree();
+        let fifo = fs.root().join("openclaw.json");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo on a NUL-terminated path we own.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let started = std::time::Instant::now();
+        let err = fs.read(&DevPath::new("/openclaw.json")).unwrap_err();
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        assert_eq!(err.code, "not_a_file");
+        assert!(err.message.contains("/openclaw.json"), "{err:?}");
+        assert!(err.message.contains("FIFO"), "{err:?}");
+        // Through a link too (resolved inside the root).
+        symlink("/openclaw.json", fs.root().join("link.json")).unwrap();
+        let err = fs.read(&DevPath::new("/link.json")).unwrap_err();
+        assert_eq!(err.code, "not_a_file");
+    }
+
+    #[test]
+    fn regression_a_socket_or_device_node_is_refused_by_name() {
+        let (_dir, fs) = tree();
+        let _sock = std::os::unix::net::UnixListener::bind(fs.root().join("s.env")).unwrap();
+        let err = fs.read(&DevPath::new("/s.env")).unwrap_err();
+        assert_eq!(err.code, "not_a_file");
+        assert!(err.message.contains("a socket"), "{err:?}");
+        // A character device (mknod needs CAP_MKNOD; elsewhere the socket case stands alone).
+        let node = fs.root().join("zero.json");
+        let c = std::ffi::CString::new(node.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mknod on a NUL-terminated path we own (1,5 is /dev/zero).
+        let made = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o644, libc::makedev(1, 5)) };
+        if made == 0 {
+            let err = fs.read(&DevPath::new("/zero.json")).unwrap_err();
+            assert_eq!(err.code, "not_a_file");
+            assert!(err.message.contains("character device"), "{err:?}");
+        }
+    }
+
+    /// A 1 GB sparse config.json was read whole to show `status`.
+    #[test]
+    fn regression_a_huge_sparse_file_is_refused_with_its_size() {
+        let (_dir, fs) = tree();
+        std::fs::create_dir_all(fs.root().join("root/config")).unwrap();
+        let f = std::fs::File::create(fs.root().join("root/config/config.json")).unwrap();
+        f.set_len(1 << 30).unwrap();
+        let err = fs
+            .read(&DevPath::new("/root/config/config.json"))
+            .unwrap_err();
+        assert_eq!(err.code, "file_too_large");
+        assert!(err.message.contains("/root/config/config.json"), "{err:?}");
+        assert!(err.message.contains("1073741824 bytes"), "{err:?}");
+        // Just under the cap of its kind is read.
+        f.set_len(Limit::Config.bytes()).unwrap();
+        assert_eq!(
+            fs.read(&DevPath::new("/root/config/config.json"))
+                .unwrap()
+                .unwrap()
+                .len() as u64,
+            Limit::Config.bytes()
+        );
+    }
+
+    #[test]
+    fn the_cap_follows_the_kind_of_file() {
+        assert_eq!(
+            Limit::of(&DevPath::new("/root/config/config.json")),
+            Limit::Config
+        );
+        assert_eq!(
+            Limit::of(&DevPath::new("/opt/devices/lamp/ROBOT.md")),
+            Limit::Config
+        );
+        assert_eq!(
+            Limit::of(&DevPath::new("/root/.hermes/SOUL.md")),
+            Limit::Persona
+        );
+        assert_eq!(
+            Limit::of(&DevPath::new("/root/.hermes/config.yaml")),
+            Limit::Native
+        );
     }
 }

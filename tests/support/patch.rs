@@ -5,7 +5,7 @@
 //! hunks); the comment lines between them (`# systemctl …`, a reset's list) are skipped. Every
 //! header osctl's renderer writes is understood: new and deleted files with their mode, mode
 //! changes, `new folder P/ (mode M)`, `deleted folder P/ (…)`, `deleted empty folder P/`,
-//! `deleted symlink P -> T`. Anything it cannot replay (a `Binary files … differ` line, a hunk
+//! `new symlink P -> T`, `deleted symlink P -> T`. Anything it cannot replay (a `Binary files … differ` line, a hunk
 //! that does not fit the file) is an error: the preview was not complete.
 //!
 //! Secrets: the preview masks them (`sk-…c0de` keeps 3 and 4 characters, `***` none), so a
@@ -89,6 +89,16 @@ fn apply_section(root: &Path, rel: &str, lines: &[&str], mut i: usize) -> Result
             return Ok(i + 1);
         } else if line.starts_with("deleted symlink ") {
             std::fs::remove_file(&host).map_err(|e| format!("remove link: {e}"))?;
+            return Ok(i + 1);
+        } else if let Some(rest) = line.strip_prefix("new symlink ") {
+            let (_, target) = rest
+                .split_once(" -> ")
+                .ok_or("new symlink without a target")?;
+            if let Some(dir) = host.parent() {
+                make_parents(dir)?;
+            }
+            let _ = std::fs::remove_file(&host);
+            std::os::unix::fs::symlink(target, &host).map_err(|e| format!("link: {e}"))?;
             return Ok(i + 1);
         } else if let Some(rest) = line.strip_prefix("new folder ") {
             let mode = rest
@@ -211,7 +221,7 @@ fn apply_section(root: &Path, rel: &str, lines: &[&str], mut i: usize) -> Result
                 .unwrap_or(0o644),
         };
         if let Some(dir) = host.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            make_parents(dir)?;
         }
         std::fs::write(&host, new_lines.concat()).map_err(|e| format!("write: {e}"))?;
         std::fs::set_permissions(&host, std::fs::Permissions::from_mode(mode))
@@ -219,7 +229,7 @@ fn apply_section(root: &Path, rel: &str, lines: &[&str], mut i: usize) -> Result
     } else if creating {
         // An empty new file.
         if let Some(dir) = host.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            make_parents(dir)?;
         }
         std::fs::write(&host, b"").map_err(|e| format!("write: {e}"))?;
         std::fs::set_permissions(&host, std::fs::Permissions::from_mode(new_mode.unwrap()))
@@ -229,6 +239,11 @@ fn apply_section(root: &Path, rel: &str, lines: &[&str], mut i: usize) -> Result
             .map_err(|e| format!("chmod: {e}"))?;
     }
     Ok(i)
+}
+
+/// Creates the folders a new file or link needs (0755 under the umask, as a run does).
+fn make_parents(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("mkdir: {e}"))
 }
 
 fn read_lines(path: &Path) -> Vec<String> {
