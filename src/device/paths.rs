@@ -6,10 +6,21 @@
 //! `OS_GELF_SPOOL_DIR`). osctl honours them only on the live device (`--root /`): with any other
 //! root they describe the workstation osctl runs on, not the image it inspects (a developer's own
 //! `CODEX_HOME`, say), so the defaults apply.
+//!
+//! **Containment.** A configured path can point a runtime's folder anywhere: config.json's
+//! `openclaw_config_dir` (`/`, `/etc`, `/root`), a runtime home that is a symbolic link to
+//! `/etc`, an override aimed at a system folder. Every writer and a reset would then write or
+//! delete there. [`Layout::containment`] finds each such path before anything is planned, and
+//! [`crate::device::Device::load`], which every command that changes the device goes through,
+//! refuses them (exit 1): each path a runtime declares must, where it really is (links
+//! followed under the root), stay inside that runtime's own tree, and each tree inside the agent
+//! home (or its own override), apart from every other runtime's home.
 
 use std::collections::BTreeMap;
 
-use crate::runtime::{Anchor, Loc};
+use crate::error::Result;
+use crate::runtime::{Anchor, Loc, REGISTRY, ResetStep, Runtime};
+use crate::system::fs::RootFs;
 use crate::system::path::DevPath;
 
 pub const CONFIG_JSON: &str = "/root/config/config.json";
@@ -101,6 +112,16 @@ impl DeviceEnv {
     }
 }
 
+/// Top-level folders of the OS itself: no runtime tree may be one, and a base set by an override
+/// may not lie in the first group.
+const SYSTEM_TREES: &[&str] = &[
+    "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/proc", "/run", "/sbin", "/sys",
+    "/usr",
+];
+const SYSTEM_FOLDERS: &[&str] = &[
+    "/", "/var", "/opt", "/tmp", "/home", "/mnt", "/media", "/srv",
+];
+
 /// Resolves runtime [`Loc`]s to device paths.
 #[derive(Clone, Debug)]
 pub struct Layout {
@@ -124,6 +145,144 @@ impl Layout {
         }
     }
 
+    /// The configured paths that lead out of a runtime's own tree, each as a sentence naming
+    /// the path, where it really is, and the setting or link that put it there (empty: every
+    /// path is contained). See the module docs.
+    pub fn containment(
+        &self,
+        fs: &RootFs,
+        openclaw_config_dir: Option<&str>,
+    ) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        let home = real(fs, &self.agent_home, true)?;
+        for (base, what) in [
+            (&self.agent_home, "the agent home (OS_AGENT_HOME)"),
+            (&self.codex_home, "codex's home (CODEX_HOME)"),
+        ] {
+            let r = real(fs, base, true)?;
+            if is_system(&r) {
+                out.push(format!("{what} {base}{} is a system folder", at(base, &r)));
+            }
+        }
+        let configured = openclaw_config_dir.map(str::trim).filter(|s| !s.is_empty());
+        let refused_before = out.len();
+        if let Some(dir) = configured {
+            let lexical = DevPath::new(dir);
+            let plain = dir.starts_with('/')
+                && !std::path::Path::new(dir).components().any(|c| {
+                    matches!(
+                        c,
+                        std::path::Component::ParentDir | std::path::Component::CurDir
+                    )
+                });
+            if !plain {
+                out.push(format!(
+                    "openclaw_config_dir \"{dir}\" is not a plain absolute path (no `.` or `..`)"
+                ));
+            } else if lexical == self.agent_home || !lexical.starts_with(&self.agent_home) {
+                out.push(format!(
+                    "openclaw_config_dir \"{dir}\" is not a folder inside the agent home {}",
+                    self.agent_home
+                ));
+            }
+        }
+        // A refused setting is named once, not again for every path under it.
+        let openclaw_refused = out.len() > refused_before;
+        // Each runtime's trees: where its paths live, one folder (or file) under its anchor.
+        let mut homes: Vec<(DevPath, &str)> = Vec::new();
+        let mut trees: Vec<(DevPath, &str)> = Vec::new();
+        for rt in REGISTRY {
+            let rt_home = self.path(rt.home);
+            let rt_home_real = real(fs, &rt_home, true)?;
+            homes.push((rt_home_real, rt.name));
+            for (loc, follow) in locs(rt) {
+                if loc.anchor == Anchor::Root
+                    || (openclaw_refused && loc.anchor == Anchor::OpenclawDir)
+                {
+                    continue;
+                }
+                let (base, base_real) = match loc.anchor {
+                    Anchor::AgentHome => (&self.agent_home, home.clone()),
+                    Anchor::CodexHome => (&self.codex_home, real(fs, &self.codex_home, true)?),
+                    _ => (&self.openclaw_dir, real(fs, &self.openclaw_dir, true)?),
+                };
+                let first = loc.rel.split('/').find(|c| !c.is_empty());
+                let tree = match first {
+                    Some(c) if loc.anchor == Anchor::AgentHome => base.join(c),
+                    _ => base.clone(),
+                };
+                let tree_real = real(fs, &tree, true)?;
+                if !trees.iter().any(|(t, n)| *t == tree_real && *n == rt.name) {
+                    trees.push((tree_real.clone(), rt.name));
+                }
+                let inside_home = match loc.anchor {
+                    // The codex home may be set elsewhere (CODEX_HOME): it is its own tree.
+                    Anchor::CodexHome if self.codex_home != self.agent_home.join(".codex") => true,
+                    _ => tree_real != home && tree_real.starts_with(&home),
+                };
+                if !inside_home || is_system(&tree_real) {
+                    let why = if *base == self.openclaw_dir && configured.is_some() {
+                        "(set by config.json openclaw_config_dir)"
+                    } else {
+                        "(reached through a symbolic link)"
+                    };
+                    out.push(format!(
+                        "{}'s folder {tree}{} is not inside the agent home {} {why}",
+                        rt.name,
+                        at(&tree, &tree_real),
+                        self.agent_home
+                    ));
+                    continue;
+                }
+                let path = self.path(loc);
+                let path_real = real(fs, &path, follow)?;
+                if !path_real.starts_with(&tree_real)
+                    || (path_real == base_real && !loc.rel.is_empty())
+                {
+                    out.push(format!(
+                        "{}'s {path}{} leads out of {tree} (through a symbolic link)",
+                        rt.name,
+                        at(&path, &path_real)
+                    ));
+                }
+            }
+        }
+        for (i, (a, an)) in homes.iter().enumerate() {
+            for (b, bn) in &homes[i + 1..] {
+                if a.starts_with(b) || b.starts_with(a) {
+                    out.push(format!("the homes of {an} ({a}) and {bn} ({b}) overlap"));
+                }
+            }
+        }
+        // The device's own config folder (config.json, bootstrap.json, the image default) is
+        // no runtime's: a runtime tree there would let a reset or a presync rewrite it.
+        let config_dir = real(fs, &DevPath::new(CONFIG_JSON), true)?
+            .parent()
+            .unwrap_or_else(|| DevPath::new("/"));
+        for (t, n) in &trees {
+            if t.starts_with(&config_dir) || config_dir.starts_with(t) {
+                out.push(format!(
+                    "{n}'s folder {t} overlaps the device config folder {config_dir}"
+                ));
+            }
+        }
+        let oc = real(fs, &self.openclaw_dir, true)?;
+        for (t, n) in &trees {
+            if openclaw_refused {
+                break;
+            }
+            if *n != "openclaw" && (t.starts_with(&oc) || oc.starts_with(t)) {
+                out.push(format!(
+                    "openclaw's config folder {}{} overlaps {n}'s {t}",
+                    self.openclaw_dir,
+                    at(&self.openclaw_dir, &oc)
+                ));
+            }
+        }
+        out.dedup();
+        Ok(out)
+    }
+
     pub fn path(&self, loc: Loc) -> DevPath {
         let base = match loc.anchor {
             Anchor::AgentHome => &self.agent_home,
@@ -136,6 +295,77 @@ impl Layout {
         } else {
             base.join(loc.rel)
         }
+    }
+}
+
+/// Every path a runtime declares, with whether its last component is followed (a path osctl
+/// writes, or writes into) or not (what a reset keeps: a binary may be a link elsewhere).
+fn locs(rt: &Runtime) -> Vec<(Loc, bool)> {
+    let p = &rt.persona;
+    let mut out: Vec<(Loc, bool)> =
+        vec![(rt.home, true), (rt.workspace, true), (rt.skills.dir, true)];
+    out.extend(rt.native.iter().map(|f| (f.loc, true)));
+    out.push((rt.mcp.file, true));
+    out.extend(
+        [
+            Some(p.soul),
+            p.identity,
+            Some(p.memory),
+            Some(p.user),
+            p.knowledge,
+            p.daily_dir,
+        ]
+        .into_iter()
+        .flatten()
+        .map(|l| (l, true)),
+    );
+    out.extend(p.wipe.iter().map(|l| (*l, false)));
+    out.extend(
+        rt.migrate_marker
+            .iter()
+            .chain(rt.install_log.iter())
+            .map(|l| (*l, true)),
+    );
+    out.extend(rt.reset.inline_persona.iter().map(|l| (*l, true)));
+    out.extend(rt.reset.owner.iter().map(|l| (*l, false)));
+    out.extend(rt.reset.keep.iter().map(|l| (*l, false)));
+    for step in rt.reset.steps {
+        match *step {
+            ResetStep::Remove(l) => out.push((l, false)),
+            ResetStep::RemovePrefixed { dir, .. }
+            | ResetStep::RemoveFilesExcept { dir, .. }
+            | ResetStep::EmptyExcept { dir, .. } => out.push((dir, true)),
+            ResetStep::StopUnit | ResetStep::DisableUnit | ResetStep::Run(_) => {}
+        }
+    }
+    out
+}
+
+/// Where `path` really is on the device: links followed under the root (the last one only when
+/// `follow`).
+fn real(fs: &RootFs, path: &DevPath, follow: bool) -> Result<DevPath> {
+    let host = if follow {
+        fs.host(path)?
+    } else {
+        fs.host_nofollow(path)?
+    };
+    Ok(match host.strip_prefix(fs.root()) {
+        Ok(rel) => DevPath::new(std::path::Path::new("/").join(rel)),
+        Err(_) => DevPath::new("/"),
+    })
+}
+
+fn is_system(p: &DevPath) -> bool {
+    SYSTEM_FOLDERS.iter().any(|s| *p == DevPath::new(s))
+        || SYSTEM_TREES.iter().any(|s| p.starts_with(&DevPath::new(s)))
+}
+
+/// ` (at /etc)` when a path really is somewhere else.
+fn at(path: &DevPath, real: &DevPath) -> String {
+    if path == real {
+        String::new()
+    } else {
+        format!(" (at {real})")
     }
 }
 

@@ -68,6 +68,46 @@ impl RobotProfile {
     pub fn dir(&self) -> Option<DevPath> {
         self.path.as_ref().and_then(|p| p.parent())
     }
+
+    /// Why a path `soul_ref` is refused, if it is: it must name a file inside the devices folder
+    /// (`/opt/devices`), where it really is (`..` and links followed under the root). A soul
+    /// that came from anywhere else would copy any file of the device (a key, a password file)
+    /// into every runtime's SOUL.md. URLs are not paths (presync says it does not fetch them).
+    pub fn soul_containment(&self, fs: &RootFs, devices_dir: &DevPath) -> Result<Option<String>> {
+        let (Some(reference), Some(dir)) = (self.soul_ref.as_deref(), self.dir()) else {
+            return Ok(None);
+        };
+        let reference = reference.trim();
+        if reference.is_empty() || reference.contains("://") {
+            return Ok(None);
+        }
+        let lexical = dir.join(reference.trim_start_matches('/'));
+        let root_of = |p: &DevPath| -> Result<DevPath> {
+            let host = fs.host(p)?;
+            Ok(match host.strip_prefix(fs.root()) {
+                Ok(rel) => DevPath::new(rel),
+                Err(_) => DevPath::new("/"),
+            })
+        };
+        let devices = root_of(devices_dir)?;
+        let real = root_of(&lexical)?;
+        let shown = self
+            .path
+            .as_ref()
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        if !lexical.starts_with(devices_dir) || !real.starts_with(&devices) || real == devices {
+            let at = if real == lexical {
+                String::new()
+            } else {
+                format!(", at {real}")
+            };
+            return Ok(Some(format!(
+                "{shown}: soul_ref `{reference}` ({lexical}{at}) is outside the devices folder {devices_dir}"
+            )));
+        }
+        Ok(None)
+    }
 }
 
 /// Parses the front matter of a ROBOT.md text.

@@ -103,30 +103,49 @@ pub fn plan_remove(
     name: &str,
 ) -> Result<Planned> {
     let file = layout.path(rt.mcp.file);
-    let mut doc = Doc::load(draft, &file, rt.mcp.format)?;
-    let mut path: Vec<&str> = rt.mcp.path.to_vec();
-    path.push(name);
-    if doc.get(&path).is_none() {
+    let reason = format!("mcp remove {name}");
+    if !remove_entries(draft, layout, rt, &[name.to_string()], &reason)? {
         return Ok(Planned {
             file,
             outcome: Outcome::Absent,
             native: None,
         });
     }
-    doc.remove(&path)?;
-    if draft.write(
-        &file,
-        doc.text(),
-        mode(rt, &[]),
-        &format!("mcp remove {name}"),
-    )? {
-        restart(draft, rt)?;
-    }
+    restart(draft, rt)?;
     Ok(Planned {
         file,
         outcome: Outcome::Removed,
         native: None,
     })
+}
+
+/// Takes the servers `names` out of `rt`'s container in one edit (names that are not there
+/// are skipped). Returns whether the file changed; the caller plans any restart. The removed
+/// entries' secret-looking values are registered first: the diff of a removal shows them as
+/// removed lines, and they must be masked there exactly as `mcp add` masks them.
+pub fn remove_entries(
+    draft: &mut Draft<'_>,
+    layout: &Layout,
+    rt: &Runtime,
+    names: &[String],
+    reason: &str,
+) -> Result<bool> {
+    let file = layout.path(rt.mcp.file);
+    if !draft.exists(&file)? {
+        return Ok(false);
+    }
+    reader::read(draft, layout, rt)?;
+    let mut doc = Doc::load(draft, &file, rt.mcp.format)?;
+    let mut changed = false;
+    for name in names {
+        let mut path: Vec<&str> = rt.mcp.path.to_vec();
+        path.push(name);
+        changed |= doc.remove(&path)?;
+    }
+    if !changed {
+        return Ok(false);
+    }
+    draft.write(&file, doc.text(), mode(rt, &[]), reason)
 }
 
 /// Writes `entries` into `rt`'s container in one edit (an existing name is replaced exactly).
