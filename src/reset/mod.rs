@@ -10,7 +10,19 @@
 //! 3. the union of every runtime's persona paths (a profile copied into an inactive runtime's
 //!    tree by an earlier switch goes too), every `<persona file>.bak-<digits>` backup that
 //!    migration left in any tree, and the persona-inline blocks of codex and opencode `AGENTS.md`:
-//!    upstream leaves those, so a retired owner's profile would survive its reset.
+//!    upstream leaves those, so a retired owner's profile would survive its reset;
+//! 4. the previous owner's values in every runtime's own files, active or not ([`owner`]):
+//!    channels, MCP servers, every config.json value presync copied anywhere, the owner's
+//!    credential files and the backups of native files. Upstream leaves them, so the next
+//!    owner's agent would still answer the old owner's bots.
+//!
+//! **Idempotent.** Step 1 runs only when something of an owner is on the device (`has_owner`):
+//! on a device as a reset left it, the active runtime resolves from the image default, and
+//! resetting *that* runtime would wipe the image's own state of it. So a retried reset deletes
+//! nothing, and steps 2 to 4 find nothing left to remove.
+//!
+//! Every configured path was checked before the plan ([`crate::device::Device::load`]): a
+//! runtime folder pointed or linked out of its own tree refuses the reset, not just a warning.
 //!
 //! Nothing here is deleted by hand: every removal is a [`Draft::remove`], so the reset is one
 //! journaled plan (folders are moved aside by rename and can be rolled back), `--dry-run` shows

@@ -46,6 +46,9 @@ use crate::system::path::DevPath;
 /// unrelated settings); the channel planner removes them where they are written.
 const MIN_VALUE_LEN: usize = 8;
 
+/// A string this long that is part of an owner value is taken for a piece of it.
+const MIN_FRAGMENT_LEN: usize = 12;
+
 const CHANNELS: [Channel; 5] = [
     Channel::Telegram,
     Channel::Slack,
@@ -126,9 +129,13 @@ impl OwnerValues {
         self.values.is_empty()
     }
 
-    /// Whether `text` holds one of the values.
+    /// Whether `text` holds one of the values, or is a long piece of one (Claude Code keeps the
+    /// last 20 characters of an API key it approved).
     fn hit(&self, text: &str) -> bool {
-        self.values.iter().any(|v| text.contains(v.as_str()))
+        let fragment = text.chars().count() >= MIN_FRAGMENT_LEN;
+        self.values
+            .iter()
+            .any(|v| text.contains(v.as_str()) || (fragment && v.contains(text)))
     }
 
     /// `value` without what holds an owner value: `None` when all of it goes.
