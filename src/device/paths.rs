@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use crate::error::Result;
 use crate::runtime::{Anchor, Loc, REGISTRY, ResetStep, Runtime};
-use crate::system::fs::RootFs;
+use crate::system::fs::{Kind, RootFs};
 use crate::system::path::DevPath;
 
 pub const CONFIG_JSON: &str = "/root/config/config.json";
@@ -154,14 +154,18 @@ impl Layout {
         openclaw_config_dir: Option<&str>,
     ) -> Result<Vec<String>> {
         let mut out = Vec::new();
-        let home = real(fs, &self.agent_home, true)?;
+        let mut r = Resolver::new(fs);
+        let home = r.real(&self.agent_home, true)?;
         for (base, what) in [
             (&self.agent_home, "the agent home (OS_AGENT_HOME)"),
             (&self.codex_home, "codex's home (CODEX_HOME)"),
         ] {
-            let r = real(fs, base, true)?;
-            if is_system(&r) {
-                out.push(format!("{what} {base}{} is a system folder", at(base, &r)));
+            let real = r.real(base, true)?;
+            if is_system(&real) {
+                out.push(format!(
+                    "{what} {base}{} is a system folder",
+                    at(base, &real)
+                ));
             }
         }
         let configured = openclaw_config_dir.map(str::trim).filter(|s| !s.is_empty());
@@ -193,7 +197,7 @@ impl Layout {
         let mut trees: Vec<(DevPath, &str)> = Vec::new();
         for rt in REGISTRY {
             let rt_home = self.path(rt.home);
-            let rt_home_real = real(fs, &rt_home, true)?;
+            let rt_home_real = r.real(&rt_home, true)?;
             homes.push((rt_home_real, rt.name));
             for (loc, follow) in locs(rt) {
                 if loc.anchor == Anchor::Root
@@ -203,15 +207,15 @@ impl Layout {
                 }
                 let (base, base_real) = match loc.anchor {
                     Anchor::AgentHome => (&self.agent_home, home.clone()),
-                    Anchor::CodexHome => (&self.codex_home, real(fs, &self.codex_home, true)?),
-                    _ => (&self.openclaw_dir, real(fs, &self.openclaw_dir, true)?),
+                    Anchor::CodexHome => (&self.codex_home, r.real(&self.codex_home, true)?),
+                    _ => (&self.openclaw_dir, r.real(&self.openclaw_dir, true)?),
                 };
                 let first = loc.rel.split('/').find(|c| !c.is_empty());
                 let tree = match first {
                     Some(c) if loc.anchor == Anchor::AgentHome => base.join(c),
                     _ => base.clone(),
                 };
-                let tree_real = real(fs, &tree, true)?;
+                let tree_real = r.real(&tree, true)?;
                 if !trees.iter().any(|(t, n)| *t == tree_real && *n == rt.name) {
                     trees.push((tree_real.clone(), rt.name));
                 }
@@ -235,7 +239,7 @@ impl Layout {
                     continue;
                 }
                 let path = self.path(loc);
-                let path_real = real(fs, &path, follow)?;
+                let path_real = r.real(&path, follow)?;
                 if !path_real.starts_with(&tree_real)
                     || (path_real == base_real && !loc.rel.is_empty())
                 {
@@ -256,7 +260,8 @@ impl Layout {
         }
         // The device's own config folder (config.json, bootstrap.json, the image default) is
         // no runtime's: a runtime tree there would let a reset or a presync rewrite it.
-        let config_dir = real(fs, &DevPath::new(CONFIG_JSON), true)?
+        let config_dir = r
+            .real(&DevPath::new(CONFIG_JSON), true)?
             .parent()
             .unwrap_or_else(|| DevPath::new("/"));
         for (t, n) in &trees {
@@ -266,7 +271,7 @@ impl Layout {
                 ));
             }
         }
-        let oc = real(fs, &self.openclaw_dir, true)?;
+        let oc = r.real(&self.openclaw_dir, true)?;
         for (t, n) in &trees {
             if openclaw_refused {
                 break;
@@ -341,18 +346,68 @@ fn locs(rt: &Runtime) -> Vec<(Loc, bool)> {
     out
 }
 
-/// Where `path` really is on the device: links followed under the root (the last one only when
-/// `follow`).
-fn real(fs: &RootFs, path: &DevPath, follow: bool) -> Result<DevPath> {
-    let host = if follow {
-        fs.host(path)?
-    } else {
-        fs.host_nofollow(path)?
-    };
-    Ok(match host.strip_prefix(fs.root()) {
-        Ok(rel) => DevPath::new(std::path::Path::new("/").join(rel)),
-        Err(_) => DevPath::new("/"),
-    })
+/// Where paths really are on the device (links followed under the root), each folder looked up
+/// once: the containment check runs before every command that writes, the boot path's presync
+/// included, so it must cost a few lookups, not a resolution per path.
+struct Resolver<'f> {
+    fs: &'f RootFs,
+    /// Device path -> (where it really is, whether it exists).
+    memo: std::collections::HashMap<DevPath, (DevPath, bool)>,
+}
+
+impl<'f> Resolver<'f> {
+    fn new(fs: &'f RootFs) -> Self {
+        Resolver {
+            fs,
+            memo: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Where `path` really is (the last component followed only when `follow`).
+    fn real(&mut self, path: &DevPath, follow: bool) -> Result<DevPath> {
+        if follow {
+            return Ok(self.node(path)?.0);
+        }
+        match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) => Ok(self.node(&parent)?.0.join(name)),
+            _ => Ok(path.clone()),
+        }
+    }
+
+    /// Where `path` really is, every link followed, and whether it exists. Below a folder that
+    /// does not exist nothing does, so nothing is looked up there.
+    fn node(&mut self, path: &DevPath) -> Result<(DevPath, bool)> {
+        if path.is_root() {
+            return Ok((path.clone(), true));
+        }
+        if let Some(known) = self.memo.get(path) {
+            return Ok(known.clone());
+        }
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok((path.clone(), false));
+        };
+        let (above, exists) = self.node(&parent)?;
+        let here = above.join(name);
+        let found = if !exists {
+            (here, false)
+        } else {
+            match self.fs.lstat(&here)? {
+                None => (here, false),
+                Some(m) if m.kind == Kind::Symlink => {
+                    let host = self.fs.host(&here)?;
+                    let real = match host.strip_prefix(self.fs.root()) {
+                        Ok(rel) => DevPath::new(rel),
+                        Err(_) => DevPath::new("/"),
+                    };
+                    let exists = self.fs.lstat(&real)?.is_some();
+                    (real, exists)
+                }
+                Some(_) => (here, true),
+            }
+        };
+        self.memo.insert(path.clone(), found.clone());
+        Ok(found)
+    }
 }
 
 fn is_system(p: &DevPath) -> bool {

@@ -293,4 +293,34 @@ mod tests {
             RobotProfile::default()
         );
     }
+    /// A `soul_ref` that climbed out of the devices folder (`../../etc/shadow`, a link to one)
+    /// was read into every runtime's SOUL.md.
+    #[test]
+    fn regression_soul_ref_outside_the_devices_folder_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::create_dir_all(r.join("opt/devices/lamp/souls")).unwrap();
+        std::fs::create_dir_all(r.join("etc")).unwrap();
+        std::fs::write(r.join("etc/shadow"), "root:secret\n").unwrap();
+        std::fs::write(r.join("opt/devices/lamp/souls/lamp.md"), "# soul\n").unwrap();
+        std::os::unix::fs::symlink("/etc/shadow", r.join("opt/devices/lamp/souls/link.md"))
+            .unwrap();
+        let fs = RootFs::new(r).unwrap();
+        let devices = DevPath::new("/opt/devices");
+        let check = |soul: &str| {
+            std::fs::write(
+                r.join("opt/devices/lamp/ROBOT.md"),
+                format!("---\nsoul_ref: {soul}\n---\n"),
+            )
+            .unwrap();
+            let p = RobotProfile::load(&fs, &devices, Some("lamp")).unwrap();
+            p.soul_containment(&fs, &devices).unwrap()
+        };
+        assert_eq!(check("souls/lamp.md"), None);
+        assert_eq!(check("https://cdn.example/soul.md"), None);
+        for bad in ["../../../etc/shadow", "souls/link.md", "/../../etc/shadow"] {
+            let why = check(bad).unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(why.contains("outside the devices folder"), "{why}");
+        }
+    }
 }

@@ -290,6 +290,45 @@ mod tests {
         assert_eq!(v["tools"]["mcp"]["servers"]["x"]["type"], "http");
     }
 
+    /// `mcp remove` (`--dry-run`, `-v`, `--json`) printed header values that `mcp add` masks:
+    /// the removal's diff shows the entry's lines, and nothing had registered them.
+    #[test]
+    fn regression_mcp_remove_masks_what_mcp_add_masks() {
+        let yaml = "mcp_servers:\n  x:\n    url: https://h/mcp\n    headers:\n      X-Auth: xauth-remove-value-1\n      X-Team: ntn_remove0123456789abcdef\n    enabled: true\n";
+        let (_d, fs) = setup(&[("root/.hermes/config.yaml", yaml)]);
+        let mut draft = Draft::new(&fs);
+        let p = plan_remove(&mut draft, &layout(), RuntimeId::Hermes.spec(), "x").unwrap();
+        assert_eq!(p.outcome, Outcome::Removed);
+        let shown = crate::redact::redact(&crate::plan::render::diff(&draft.finish())).into_owned();
+        assert!(shown.contains("-      X-Auth: xau…ue-1"), "{shown}");
+        assert!(!shown.contains("xauth-remove-value-1"), "{shown}");
+        assert!(!shown.contains("ntn_remove0123456789abcdef"), "{shown}");
+    }
+
+    /// A URL with credentials made no file 0600 (the hermes config.yaml stayed 0644).
+    #[test]
+    fn regression_a_url_with_credentials_makes_the_file_0600() {
+        let (_d, fs) = setup(&[("root/.hermes/config.yaml", "model: {}\n")]);
+        let mut draft = Draft::new(&fs);
+        let e = Entry::remote(
+            Remote::Http,
+            "https://bob:pw-0123456789@host.example/mcp".into(),
+            Map::new(),
+        );
+        plan_add(
+            &mut draft,
+            &layout(),
+            RuntimeId::Hermes.spec(),
+            "x",
+            &e,
+            false,
+        )
+        .unwrap();
+        let plan = draft.finish();
+        let c = plan.file_changes().next().unwrap();
+        assert_eq!(c.after.mode(), Some(0o600));
+    }
+
     #[test]
     fn remove_absent_is_nothing_to_do() {
         let (_d, fs) = setup(&[(

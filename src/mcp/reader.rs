@@ -61,8 +61,11 @@ pub fn read(draft: &Draft<'_>, layout: &Layout, rt: &Runtime) -> Result<Servers>
                 let read = style::from_native(rt.mcp.style, v);
                 if let Ok(r) = &read {
                     r.entry.register_secrets();
-                } else if let Value::Object(raw) = v {
-                    // Not an entry osctl understands, but its values may still be secrets.
+                }
+                if let Value::Object(raw) = v {
+                    // Every map that may hold secrets, also one the runtime's style does not
+                    // read (codex's `headers` beside `http_headers`) or an entry osctl does not
+                    // understand: a diff that touches the entry shows them all.
                     for key in ["headers", "http_headers", "env", "environment"] {
                         if let Some(Value::Object(vals)) = raw.get(key) {
                             super::register_values(vals);
