@@ -74,6 +74,10 @@ impl Planter {
             "slack_bot_token" => format!("xoxb-{}-{}", self.rng.below(1 << 40), self.alnum(24)),
             "slack_app_token" => format!("xapp-1-{}-{}", self.alnum(11), self.alnum(40)),
             "llm_api_key" => format!("sk-ant-api03-{}", self.alnum(40)),
+            // A generated token (letters and digits) under a name that does not look secret.
+            f if f.ends_with("X-Team") => {
+                format!("tm{}x{}", self.rng.below(1 << 40), self.alnum(20))
+            }
             _ => format!("pl{}", self.alnum(30)),
         };
         self.plants.push(Plant {

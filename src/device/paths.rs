@@ -194,7 +194,8 @@ impl Layout {
         let openclaw_refused = out.len() > refused_before;
         // Each runtime's trees: where its paths live, one folder (or file) under its anchor.
         let mut homes: Vec<(DevPath, &str)> = Vec::new();
-        let mut trees: Vec<(DevPath, &str)> = Vec::new();
+        // (where it really is, whose, whether it is the openclaw config folder's).
+        let mut trees: Vec<(DevPath, &str, bool)> = Vec::new();
         for rt in REGISTRY {
             let rt_home = self.path(rt.home);
             let rt_home_real = r.real(&rt_home, true)?;
@@ -216,8 +217,12 @@ impl Layout {
                     _ => base.clone(),
                 };
                 let tree_real = r.real(&tree, true)?;
-                if !trees.iter().any(|(t, n)| *t == tree_real && *n == rt.name) {
-                    trees.push((tree_real.clone(), rt.name));
+                let oc_tree = loc.anchor == Anchor::OpenclawDir;
+                if !trees
+                    .iter()
+                    .any(|(t, n, _)| *t == tree_real && *n == rt.name)
+                {
+                    trees.push((tree_real.clone(), rt.name, oc_tree));
                 }
                 let inside_home = match loc.anchor {
                     // The codex home may be set elsewhere (CODEX_HOME): it is its own tree.
@@ -264,7 +269,7 @@ impl Layout {
             .real(&DevPath::new(CONFIG_JSON), true)?
             .parent()
             .unwrap_or_else(|| DevPath::new("/"));
-        for (t, n) in &trees {
+        for (t, n, _) in &trees {
             if t.starts_with(&config_dir) || config_dir.starts_with(t) {
                 out.push(format!(
                     "{n}'s folder {t} overlaps the device config folder {config_dir}"
@@ -272,11 +277,11 @@ impl Layout {
             }
         }
         let oc = r.real(&self.openclaw_dir, true)?;
-        for (t, n) in &trees {
+        for (t, n, oc_tree) in &trees {
             if openclaw_refused {
                 break;
             }
-            if *n != "openclaw" && (t.starts_with(&oc) || oc.starts_with(t)) {
+            if !oc_tree && (t.starts_with(&oc) || oc.starts_with(t)) {
                 out.push(format!(
                     "openclaw's config folder {}{} overlaps {n}'s {t}",
                     self.openclaw_dir,
@@ -284,7 +289,8 @@ impl Layout {
                 ));
             }
         }
-        out.dedup();
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|s| seen.insert(s.clone()));
         Ok(out)
     }
 

@@ -170,6 +170,26 @@ pub fn register_values(values: &Map<String, Value>) {
     }
 }
 
+/// Registers the secret-looking values of every server in a runtime's MCP container (`servers`:
+/// the map at the container's path): every `headers`, `http_headers`, `env` and `environment`
+/// map, also one the runtime's style does not read (codex's `headers` beside `http_headers`) or
+/// an entry osctl does not understand. Whoever shows a diff of the container's file (presync,
+/// a reset that removes it) registers them first: the diff's context shows them.
+pub fn register_container(servers: &Value) {
+    let Value::Object(servers) = servers else {
+        return;
+    };
+    for entry in servers.values() {
+        if let Value::Object(raw) = entry {
+            for key in ["headers", "http_headers", "env", "environment"] {
+                if let Some(Value::Object(vals)) = raw.get(key) {
+                    register_values(vals);
+                }
+            }
+        }
+    }
+}
+
 /// Whether a header or env value looks like a secret: the redactor's one rule for pairs
 /// ([`redact::is_secret_pair`]), so `mcp add`, `mcp remove`, `mcp list` and the carry-over mask
 /// exactly the same values.

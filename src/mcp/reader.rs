@@ -54,6 +54,10 @@ pub fn read(draft: &Draft<'_>, layout: &Layout, rt: &Runtime) -> Result<Servers>
     } else {
         native::parse_value(&file, &text, rt.mcp.format)?
     };
+    // Every map that may hold secrets, also in entries osctl does not read as entries.
+    if let Some(container) = native::get(&value, rt.mcp.path) {
+        super::register_container(container);
+    }
     let servers = match native::get(&value, rt.mcp.path) {
         Some(Value::Object(m)) => m
             .iter()
@@ -61,16 +65,6 @@ pub fn read(draft: &Draft<'_>, layout: &Layout, rt: &Runtime) -> Result<Servers>
                 let read = style::from_native(rt.mcp.style, v);
                 if let Ok(r) = &read {
                     r.entry.register_secrets();
-                }
-                if let Value::Object(raw) = v {
-                    // Every map that may hold secrets, also one the runtime's style does not
-                    // read (codex's `headers` beside `http_headers`) or an entry osctl does not
-                    // understand: a diff that touches the entry shows them all.
-                    for key in ["headers", "http_headers", "env", "environment"] {
-                        if let Some(Value::Object(vals)) = raw.get(key) {
-                            super::register_values(vals);
-                        }
-                    }
                 }
                 Found {
                     name: name.clone(),

@@ -196,6 +196,13 @@ impl<'c, 'a> Cx<'c, 'a> {
         {
             register_secrets("", &doc.value());
         }
+        // The runtime's MCP servers: their header and env values are secrets by the redactor's
+        // pair rule, which a diff's context lines must respect too.
+        if self.path(self.rt.mcp.file) == *path
+            && let Some(servers) = doc.get(self.rt.mcp.path)
+        {
+            crate::mcp::register_container(&servers);
+        }
         Ok(DocEdit {
             path: path.clone(),
             original,

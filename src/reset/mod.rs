@@ -124,6 +124,12 @@ pub fn load_device(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
 /// Plans a reset. Refusals (a mount point in the way, a kept path that a rule would remove)
 /// stop it with exit 1 before anything is written.
 pub fn plan(fs: &RootFs, input: &Input<'_>) -> Result<ResetPlan> {
+    // The diff of a removed MCP container (a codex home emptied whole) shows its servers'
+    // headers and env: register them as every MCP command does. A file that cannot be read is
+    // the owner scrub's to report, if it is still there by then.
+    for rt in REGISTRY {
+        let _ = crate::mcp::reader::read(&Draft::new(fs), &input.device.layout, rt);
+    }
     let mut p = Planner {
         draft: Draft::new(fs),
         fs,
