@@ -77,6 +77,8 @@ use output::Printer;
 /// Runs osctl with these arguments and returns the process exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Option<String>) -> i32 {
     let args: Vec<OsString> = args.into_iter().collect();
+    // Before parsing: a usage error may quote any argument.
+    redact::register_args(&args);
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e)
@@ -87,7 +89,13 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
             return 0;
         }
         Err(e) => {
-            let _ = e.print();
+            let plain = e.render().to_string();
+            let masked = redact::redact(&plain);
+            if masked != plain {
+                eprint!("{masked}");
+            } else {
+                let _ = e.print();
+            }
             if runtime::is_refused_runtime(&e) {
                 return error::Exit::Failed.code();
             }

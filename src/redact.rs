@@ -10,6 +10,18 @@
 //!    `password` or `Authorization` (in JSON, YAML, TOML or `.env` syntax) or the word `Bearer` is
 //!    masked even when osctl never saw it as a secret (a user's own MCP header, say).
 //!
+//! 3. **Credentials in URLs.** Wherever a URL appears (a diff line, a JSON string, an error, a
+//!    warning), its userinfo (`https://bob:pw@host`) and the values of its credential-like query
+//!    parameters (`?key=…`, `token`, `sig`, `password`, …) are masked, so a URL never has to be
+//!    known as a secret to be shown safely.
+//!
+//! Values osctl receives as header or env pairs (`mcp add --header/--env`, an MCP entry read
+//! from a runtime's file, `--installer-env`) are judged by [`is_secret_pair`] and registered
+//! with [`register_pair`]; the values of secret flags (`--token`, `--header`, …) are registered
+//! from the command line before it is even parsed ([`register_args`]), so a usage error cannot
+//! show them either. This is the one rule: every output goes through [`redact`], and
+//! [`holds_secret`] (what makes a written file 0600) asks the same question.
+//!
 //! A masked value keeps a few characters so an operator can tell keys apart: `sk-…c0de` for long
 //! values, `***` for short ones.
 
@@ -32,6 +44,11 @@ const PUBLIC_TOKENS: &[&str] = &[
 ];
 
 static SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Whether `value` is one of the fixed local tokens upstream publishes (shown as they are).
+pub fn is_public_token(value: &str) -> bool {
+    PUBLIC_TOKENS.contains(&value.trim())
+}
 
 /// Remembers a secret value so that every later output masks it.
 pub fn register(value: &str) {
@@ -87,6 +104,105 @@ pub fn is_secret_key(key: &str) -> bool {
     SECRET.iter().any(|s| k.contains(s))
 }
 
+/// Whether a header or env value is a secret: its key names one (`Authorization`, `X-Api-Key`,
+/// `GITHUB_TOKEN`, `Cookie`, `X-Auth`, `SESSION`), it carries an auth scheme (`Bearer …`), it
+/// is a URL with credentials in it, or it looks like a generated token (20+ characters without
+/// spaces, mixing letters and digits). References (`${VAR}`, `{env:VAR}`) are not secrets
+/// themselves.
+pub fn is_secret_pair(key: &str, value: &str) -> bool {
+    let value = value.trim();
+    if value.is_empty() || value.starts_with("${") || value.starts_with("{env:") {
+        return false;
+    }
+    let k = key.to_ascii_lowercase();
+    if is_secret_key(key)
+        || ["auth", "key", "cookie", "pass", "session"]
+            .iter()
+            .any(|w| k.contains(w))
+    {
+        return true;
+    }
+    if ["bearer ", "basic ", "token "]
+        .iter()
+        .any(|s| value.to_ascii_lowercase().starts_with(s))
+    {
+        return true;
+    }
+    if value.contains("://") {
+        return redact_urls(value) != value;
+    }
+    value.len() >= 20
+        && !value.contains(char::is_whitespace)
+        && !value.starts_with('/')
+        && value.chars().any(|c| c.is_ascii_digit())
+        && value.chars().any(|c| c.is_ascii_alphabetic())
+}
+
+/// Registers `value` (and the token after an auth scheme) when [`is_secret_pair`] says it is
+/// a secret. A URL is not registered whole: the URL rule masks its credentials wherever it is
+/// shown, and the rest of it stays readable.
+pub fn register_pair(key: &str, value: &str) {
+    if !is_secret_pair(key, value) || value.contains("://") {
+        return;
+    }
+    register(value);
+    for scheme in ["Bearer ", "Basic ", "Token "] {
+        if let Some(rest) = value.trim().strip_prefix(scheme) {
+            register(rest);
+        }
+    }
+}
+
+/// Flags whose value is a secret, and flags whose `K=V` value is judged by [`is_secret_pair`].
+const SECRET_FLAGS: &[&str] = &["--token", "--app-token", "--signing-secret"];
+const PAIR_FLAGS: &[&str] = &["--header", "--env", "--installer-env"];
+
+/// Registers the values of the secret flags of a command line (`--token T`, `--token=T`,
+/// `--header K=V`, ...), before it is parsed: an error about the command line (clap's, or a
+/// later one) must not show them.
+pub fn register_args<S: AsRef<std::ffi::OsStr>>(args: &[S]) {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.as_ref().to_string_lossy().into_owned())
+        .collect();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        if arg == "--" {
+            break;
+        }
+        let (flag, value) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg, None),
+        };
+        let secret = SECRET_FLAGS.contains(&flag);
+        let pair = PAIR_FLAGS.contains(&flag);
+        if secret || pair {
+            let value = match value {
+                Some(v) => Some(v),
+                None => {
+                    i += 1;
+                    args.get(i).cloned()
+                }
+            };
+            if let Some(v) = value {
+                if secret {
+                    register(&v);
+                } else if let Some(at) = v.find(['=', ':']) {
+                    register_pair(v[..at].trim(), v[at + 1..].trim());
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Whether `text` holds anything [`redact`] would mask: a file osctl writes with such content
+/// is made readable by its owner only.
+pub fn holds_secret(text: &str) -> bool {
+    redact(text) != text
+}
+
 /// Whether a value is a reference to a secret rather than the secret (`${VAR}`, `{env:VAR}`).
 fn is_reference(value: &str) -> bool {
     value.starts_with("${")
@@ -96,11 +212,161 @@ fn is_reference(value: &str) -> bool {
         || value.contains('…')
 }
 
-/// Masks every registered secret and every value of a secret-looking key in `text`.
+/// Masks every registered secret, the credentials of every URL and every value of a
+/// secret-looking key in `text`.
 pub fn redact(text: &str) -> Cow<'_, str> {
-    match redact_known(text) {
-        Cow::Borrowed(t) => redact_keyed(t),
-        Cow::Owned(t) => Cow::Owned(redact_keyed(&t).into_owned()),
+    let known = redact_known(text);
+    let masked = match redact_urls(&known) {
+        Cow::Owned(t) => Some(t),
+        Cow::Borrowed(_) => None,
+    };
+    let urls = masked.map_or(known, Cow::Owned);
+    let masked = match redact_keyed(&urls) {
+        Cow::Owned(t) => Some(t),
+        Cow::Borrowed(_) => None,
+    };
+    masked.map_or(urls, Cow::Owned)
+}
+
+/// Masks the userinfo and the credential-like query values of every URL in `text`.
+fn redact_urls(text: &str) -> Cow<'_, str> {
+    if !text.contains("://") {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(pos) = text[from..].find("://") {
+        let sep = from + pos;
+        from = sep + 3;
+        let mut scheme = sep;
+        while scheme > 0 && is_scheme_char(bytes[scheme - 1]) {
+            scheme -= 1;
+        }
+        if scheme == sep || !bytes[scheme].is_ascii_alphabetic() {
+            continue;
+        }
+        let start = sep + 3;
+        let mut end = start;
+        while end < bytes.len() && !is_url_end(bytes[end]) {
+            end += 1;
+        }
+        let url = &text[start..end];
+        let auth_end = url.find(['/', '?', '#']).unwrap_or(url.len());
+        let (authority, tail) = url.split_at(auth_end);
+        let masked_authority = match authority.rfind('@') {
+            // All of it: a user name can be the token (`https://<token>:x-oauth-basic@`).
+            Some(at) if is_credential_userinfo(&authority[..at]) => {
+                Some(format!("***{}", &authority[at..]))
+            }
+            _ => None,
+        };
+        let masked_tail = mask_query(tail);
+        if masked_authority.is_none() && matches!(masked_tail, Cow::Borrowed(_)) {
+            from = end.max(from);
+            continue;
+        }
+        out.push_str(&text[copied..start]);
+        out.push_str(masked_authority.as_deref().unwrap_or(authority));
+        out.push_str(&masked_tail);
+        copied = end;
+        from = end.max(from);
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+fn is_scheme_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+}
+
+/// Where a URL ends in running text: blanks, quotes, brackets, a backslash (a JSON escape).
+fn is_url_end(b: u8) -> bool {
+    b.is_ascii_whitespace()
+        || matches!(
+            b,
+            b'"' | b'\'' | b'<' | b'>' | b'`' | b'\\' | b']' | b'}' | b')' | b'|'
+        )
+}
+
+/// A userinfo is a credential when it carries a password (`user:pw`) or is a token on its own
+/// (`https://<token>@host`); a plain user name (`git@`) is not.
+fn is_credential_userinfo(userinfo: &str) -> bool {
+    if userinfo.is_empty() || userinfo == "***" {
+        return false;
+    }
+    if userinfo.contains('…') {
+        // Partly masked already (a registered value inside it): the rest goes too.
+        return true;
+    }
+    match userinfo.split_once(':') {
+        Some((_, pw)) => !pw.is_empty(),
+        None => {
+            userinfo.len() >= 16
+                || (userinfo.len() >= 8
+                    && userinfo.chars().any(|c| c.is_ascii_digit())
+                    && userinfo.chars().any(|c| c.is_ascii_alphabetic()))
+        }
+    }
+}
+
+/// Query parameter names that carry credentials.
+fn is_credential_param(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    is_secret_key(&n)
+        || n == "key"
+        || n == "code"
+        || n == "sig"
+        || n.ends_with("key")
+        || ["signature", "auth", "session", "pass", "pwd", "jwt"]
+            .iter()
+            .any(|w| n.contains(w))
+}
+
+/// Masks the values of credential-like parameters in the query of a URL's `tail` (its path,
+/// query and fragment).
+fn mask_query(tail: &str) -> Cow<'_, str> {
+    let Some(q) = tail.find('?') else {
+        return Cow::Borrowed(tail);
+    };
+    let (head, query) = tail.split_at(q + 1);
+    let mut out = String::with_capacity(tail.len());
+    out.push_str(head);
+    let mut changed = false;
+    let mut rest = query;
+    while !rest.is_empty() {
+        let end = rest.find(['&', '#', ';', ',']).unwrap_or(rest.len());
+        let (param, after) = rest.split_at(end);
+        match param.split_once('=') {
+            Some((name, value)) if is_credential_param(name) => {
+                let masked = mask_secret_value(value);
+                changed |= masked != value;
+                out.push_str(name);
+                out.push('=');
+                out.push_str(&masked);
+            }
+            _ => out.push_str(param),
+        }
+        match after.chars().next() {
+            Some('#') => {
+                out.push_str(after);
+                break;
+            }
+            Some(c) => {
+                out.push(c);
+                rest = &after[c.len_utf8()..];
+            }
+            None => break,
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(tail)
     }
 }
 
@@ -236,7 +502,11 @@ fn redact_line(line: &str) -> String {
                     i += "Bearer ".len();
                 }
                 let vstart = i;
-                while i < bytes.len() && !is_value_end(bytes[i]) {
+                // An escaped quote ends it too: the value is inside a JSON string (`--json`).
+                while i < bytes.len()
+                    && !is_value_end(bytes[i])
+                    && !(bytes[i] == b'\\' && matches!(bytes.get(i + 1), Some(b'"' | b'\'')))
+                {
                     i += 1;
                 }
                 mask_value(&mut out, &line[vstart..i]);
@@ -488,6 +758,72 @@ mod tests {
         ] {
             assert_eq!(redact(line), line, "{line}");
         }
+    }
+
+    /// `mcp add --url https://bob:pw@host/mcp`, `?key=…`, `postgres://u:pw@…` were shown as
+    /// they were in diffs, JSON, status lines and errors.
+    #[test]
+    fn regression_url_credentials_are_masked() {
+        for (text, want) in [
+            (
+                "add https://bob:pw@host/mcp now",
+                "add https://***@host/mcp now",
+            ),
+            ("https://h/x?key=abcdef123&v=2", "https://h/x?key=***&v=2"),
+            (
+                "DATABASE_URL=postgres://u:secret-password-99@db:5432/app",
+                "DATABASE_URL=postgres://***@db:5432/app",
+            ),
+            (
+                "  \"url\": \"https://alice:correct-horse-battery@mcp.example/x?sig=0a1b2c3d4e5f\",",
+                "  \"url\": \"https://***@mcp.example/x?sig=***\",",
+            ),
+            (
+                "https://ghp_0123456789abcdefghij@github.com/x.git",
+                "https://***@github.com/x.git",
+            ),
+            (
+                r#""+url = \"https://u:pw-secret@h/mcp?access_token=tok123456\"\n""#,
+                r#""+url = \"https://***@h/mcp?access_token=***\"\n""#,
+            ),
+        ] {
+            assert_eq!(redact(text), want, "{text}");
+            assert!(holds_secret(text), "{text}");
+        }
+        for plain in [
+            "git+ssh://git@github.com/a/b",
+            "https://registry.npmjs.org/@openclaw/slack",
+            "https://cdn.autonomous.ai/os/ota/metadata.json?v=3&page=2",
+            "https://user:@host/",
+            "see https://example.com/a?x=1#key=frag",
+        ] {
+            assert_eq!(redact(plain), plain, "{plain}");
+        }
+    }
+
+    #[test]
+    fn regression_secret_flag_values_are_registered_before_parsing() {
+        register_args(&[
+            "osctl",
+            "channel",
+            "add",
+            "telegram",
+            "--token=777777:AAflagflagflag",
+            "--app-token",
+            "xapp-flag-value-1",
+            "--header",
+            "X-Auth: flag-header-value",
+            "--env",
+            "PLAIN=visible-value",
+        ]);
+        let out = redact("777777:AAflagflagflag xapp-flag-value-1 flag-header-value visible-value");
+        assert_eq!(out, "777…flag xap…ue-1 fla…alue visible-value");
+        assert!(is_secret_pair("X-Auth", "abc"));
+        assert!(is_secret_pair("DATABASE_URL", "postgres://u:pw@db/x"));
+        assert!(!is_secret_pair(
+            "HOME_URL",
+            "https://example.com/a1b2c3d4e5f6g7h8"
+        ));
     }
 
     #[test]

@@ -205,7 +205,8 @@ fn compare(
     // folder 0700 (README, Security): a fact of taking the lock, not a change a preview lists.
     let state = replay_root.join("var/lib/osctl");
     if state.is_dir() {
-        std::fs::set_permissions(&state, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+        std::fs::set_permissions(&state, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+            .unwrap();
     }
     let problems = patch::differences(&patch::tree(&replay_root), &patch::tree(&run_root));
     if problems.is_empty() {

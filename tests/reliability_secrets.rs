@@ -7,11 +7,20 @@
 //! - config.json (when it parses): the LLM key, every channel credential (Telegram, Slack bot
 //!   and app tokens and signing secret, Discord, BlueBubbles password and caller context), the
 //!   Claude subscription token, the remote-runtime and backend keys, the admin password hash,
-//!   the session secret, and an `mcp_tools` entry with a bearer `Authorization` and an API-key
-//!   header;
-//! - every `.env` file: two more secret variables;
+//!   the session secret, and an `mcp_tools` entry with a bearer `Authorization`, an API-key
+//!   header and a URL with credentials (user, password, `?token=`);
+//! - bootstrap.json (when there is one): a `metadata_url` with credentials (user, password,
+//!   `?sig=`);
+//! - every `.env` file: two more secret variables and a database URL with credentials under a
+//!   name that does not look secret;
 //! - every runtime's MCP container file that exists (JSON, JSON5, YAML, TOML): a server with a
-//!   bearer header and a secret env value; openclaw.json's gateway token.
+//!   bearer header, a secret env value and a URL with credentials (`?key=`); openclaw.json's
+//!   gateway token.
+//!
+//! Besides the golden cases, [`extra_cases`] runs the paths they do not take, in every mode:
+//! `mcp remove` of the planted server, `mcp list`, `mcp add` with URL credentials and a secret
+//! header, `mcp add --env DATABASE_URL=postgres://u:pw@…`, the warning `mcp remove` gives for
+//! a user tool, and `skills sync` with a metadata URL holding credentials (an error path).
 //!
 //! Each case's arguments run as they are and with `--json`, `--dry-run` and `-vv` (the error
 //! cases of the golden suite are error paths already), plus malformed files that carry a secret
@@ -22,7 +31,8 @@
 //! reach like every other file that osctl wrote and that holds a planted value (mode 0600, or
 //! behind a 0700 folder).
 //!
-//! `OSCTL_CASE=<substring>` runs only the golden cases whose `<group>/<case>` contains it.
+//! `OSCTL_CASE=<substring>` runs only the golden cases whose `<group>/<case>` contains it (and
+//! the extra cases whose name does: `OSCTL_CASE=extra` runs only those).
 
 mod reliability_support;
 
@@ -64,6 +74,10 @@ impl Planter {
             "slack_bot_token" => format!("xoxb-{}-{}", self.rng.below(1 << 40), self.alnum(24)),
             "slack_app_token" => format!("xapp-1-{}-{}", self.alnum(11), self.alnum(40)),
             "llm_api_key" => format!("sk-ant-api03-{}", self.alnum(40)),
+            // A generated token (letters and digits) under a name that does not look secret.
+            f if f.ends_with("X-Team") => {
+                format!("tm{}x{}", self.rng.below(1 << 40), self.alnum(20))
+            }
             _ => format!("pl{}", self.alnum(30)),
         };
         self.plants.push(Plant {
@@ -116,14 +130,32 @@ fn plant(root: &Path, p: &mut Planter) {
         }
         let bearer = p.value("mcp_tools.headers.Authorization");
         let key = p.value("mcp_tools.headers.X-Api-Key");
+        let url = url_with_credentials(p, "mcp_tools.url", "mcp.example.invalid/audit", "token");
         m.insert(
             "mcp_tools".into(),
-            json!([{"name": "audit", "url": "https://mcp.example.invalid/audit",
+            json!([{"name": "audit", "url": url,
                     "headers": {"Authorization": format!("Bearer {bearer}"), "X-Api-Key": key}}]),
         );
         let mut text = serde_json::to_string_pretty(&Value::Object(m)).unwrap();
         text.push('\n');
         rewrite(root, config, &text);
+    }
+    let bootstrap = "root/config/bootstrap.json";
+    if let Some(text) = read_text(root, bootstrap)
+        && let Ok(Value::Object(mut m)) = serde_json::from_str::<Value>(&text)
+    {
+        let url = url_with_credentials(
+            p,
+            "bootstrap.json:metadata_url",
+            "cdn.example.invalid/os/ota/metadata.json",
+            "sig",
+        );
+        m.insert("metadata_url".into(), url.into());
+        rewrite(
+            root,
+            bootstrap,
+            &(serde_json::to_string_pretty(&Value::Object(m)).unwrap() + "\n"),
+        );
     }
     for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
         let entry = entry.unwrap();
@@ -142,7 +174,16 @@ fn plant(root: &Path, p: &mut Planter) {
             }
             let a = p.value(&format!("{rel}:AUDIT_SERVICE_TOKEN"));
             let b = p.value(&format!("{rel}:AUDIT_DB_PASSWORD"));
-            text.push_str(&format!("AUDIT_SERVICE_TOKEN={a}\nAUDIT_DB_PASSWORD={b}\n"));
+            let db = url_with_credentials(
+                p,
+                &format!("{rel}:AUDIT_DATABASE_URL"),
+                "db.example.invalid/app",
+                "password",
+            );
+            let db = db.replacen("https://", "postgres://", 1);
+            text.push_str(&format!(
+                "AUDIT_SERVICE_TOKEN={a}\nAUDIT_DB_PASSWORD={b}\nAUDIT_DATABASE_URL={db}\n"
+            ));
             rewrite(root, &rel, &text);
         }
     }
@@ -161,8 +202,16 @@ fn plant(root: &Path, p: &mut Planter) {
         let env_value = p.value(&format!("{file}:mcp env.AUDIT_API_KEY"));
         let mut path: Vec<&str> = rt.mcp.path.to_vec();
         path.push("audit-plant");
-        let entry = json!({"url": "https://mcp.example.invalid/plant",
-                           "headers": {"Authorization": format!("Bearer {bearer}")},
+        let url = url_with_credentials(
+            p,
+            &format!("{file}:mcp url"),
+            "mcp.example.invalid/plant",
+            "key",
+        );
+        // A token under a header name that does not look secret: only the pair rule knows it.
+        let team = p.value(&format!("{file}:mcp headers.X-Team"));
+        let entry = json!({"url": url,
+                           "headers": {"Authorization": format!("Bearer {bearer}"), "X-Team": team},
                            "env": {"AUDIT_API_KEY": env_value}});
         if doc.merge(&path, entry).is_ok() {
             if rel.ends_with("openclaw.json") {
@@ -172,6 +221,96 @@ fn plant(root: &Path, p: &mut Planter) {
             rewrite(root, rel, &doc.text());
         }
     }
+}
+
+/// `https://<user>:<password>@<host/path>?<param>=<value>`: three planted values a URL carries.
+fn url_with_credentials(p: &mut Planter, field: &str, rest: &str, param: &str) -> String {
+    let user = p.value(&format!("{field} user"));
+    let password = p.value(&format!("{field} password"));
+    let value = p.value(&format!("{field} ?{param}"));
+    format!("https://{user}:{password}@{rest}?{param}={value}")
+}
+
+/// Commands aimed at the paths the golden cases do not take, run over a planted tree in every
+/// output mode: `mcp remove` of the planted server (its headers, env and URL credentials are in
+/// the diff), `mcp list`, `mcp add` with URL credentials, a credential query parameter and a
+/// secret-looking header, `--env` with a database URL, the warning of `mcp remove` for a user
+/// tool, and `skills sync` against a metadata URL with credentials (the error path). `{U}`,
+/// `{P}`, `{K}`, `{H}` are replaced by values planted for the run.
+fn extra_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    let case = |name: String, tree: &str, args: Vec<String>| Case {
+        name,
+        args,
+        env: Vec::new(),
+        stdin: None,
+        input: repo().join(tree),
+    };
+    let words = |w: &[&str]| -> Vec<String> { w.iter().map(|s| s.to_string()).collect() };
+    for rt in [
+        "openclaw",
+        "hermes",
+        "picoclaw",
+        "codex",
+        "claudecode",
+        "opencode",
+    ] {
+        let tree = format!("examples/presync/{rt}");
+        let base = ["--root", ".", "mcp"];
+        for args in [
+            vec!["remove", "audit-plant", "--runtime", rt],
+            vec!["list", "--runtime", rt],
+            vec![
+                "add",
+                "url-creds",
+                "--runtime",
+                rt,
+                "--url",
+                "https://{U}:{P}@mcp.example.invalid/x?key={K}",
+                "--header",
+                "X-Auth={H}",
+            ],
+            vec![
+                "add",
+                "env-creds",
+                "--runtime",
+                rt,
+                "--env",
+                "DATABASE_URL=postgres://{U}:{P}@db.example.invalid/app",
+                "--",
+                "srv",
+            ],
+        ] {
+            let mut all = words(&base);
+            all.extend(words(&args));
+            out.push(case(format!("extra {rt} mcp {}", args[0]), &tree, all));
+        }
+    }
+    out.push(case(
+        "extra mcp remove of a user tool (a warning)".into(),
+        "examples/device",
+        words(&["--root", ".", "mcp", "remove", "tool_audit"]),
+    ));
+    out.push(case(
+        "extra skills sync with URL credentials (an error)".into(),
+        "examples/device",
+        words(&["--root", ".", "skills", "sync", "--timeout", "2"]),
+    ));
+    out.push(case(
+        "extra skills sync --metadata-url with credentials (an error)".into(),
+        "examples/device",
+        words(&[
+            "--root",
+            ".",
+            "skills",
+            "sync",
+            "--timeout",
+            "2",
+            "--metadata-url",
+            "https://{U}:{P}@cdn.example.invalid/os/ota/metadata.json?key={K}",
+        ]),
+    ));
+    out
 }
 
 /// The first 12-character run of a planted value found in `hay`.
@@ -319,6 +458,7 @@ struct Audit {
     plants: usize,
     fields: std::collections::BTreeSet<String>,
     outputs_scanned: usize,
+    extra_runs: usize,
     files_checked: usize,
     leaks: Vec<String>,
 }
@@ -428,7 +568,6 @@ fn no_planted_secret_shows_and_secret_files_are_0600() {
     let mut a = Audit::default();
     let root = scratch.path().join("device");
     let all = cases();
-    assert!(!all.is_empty());
     for case in &all {
         for (i, extra) in VARIANTS.iter().map(|v| Some(*v)).chain([None]).enumerate() {
             let _ = std::fs::remove_dir_all(&root);
@@ -459,6 +598,41 @@ fn no_planted_secret_shows_and_secret_files_are_0600() {
                 ),
             };
             audit(&what, &out, &root, &before, &plants, &mut a);
+        }
+    }
+    let filter = std::env::var("OSCTL_CASE").unwrap_or_default();
+    {
+        for case in extra_cases()
+            .into_iter()
+            .filter(|c| c.name.contains(&filter))
+        {
+            for extra in VARIANTS {
+                let _ = std::fs::remove_dir_all(&root);
+                copy_tree(&case.input, &root);
+                planter.plants.clear();
+                plant(&root, &mut planter);
+                let mut args = case.args.clone();
+                for (mark, field) in [
+                    ("{U}", "arg user"),
+                    ("{P}", "arg password"),
+                    ("{K}", "arg ?key"),
+                    ("{H}", "arg X-Auth"),
+                ] {
+                    if args.iter().any(|a| a.contains(mark)) {
+                        let v = planter.value(field);
+                        for a in &mut args {
+                            *a = a.replace(mark, &v);
+                        }
+                    }
+                }
+                let plants = planter.plants.clone();
+                a.plants += plants.len();
+                let before = snapshot_with(&root, &|rel| rel == "var/lib/osctl/lock");
+                let out = run(&root, &args, extra, &case, None);
+                let what = format!("{} {extra:?}", case.name);
+                audit(&what, &out, &root, &before, &plants, &mut a);
+                a.extra_runs += 1;
+            }
         }
     }
     if std::env::var("OSCTL_CASE").is_err() {
@@ -500,10 +674,12 @@ fn no_planted_secret_shows_and_secret_files_are_0600() {
             ("planted", a.plants.to_string()),
             ("fields", a.fields.len().to_string()),
             ("outputs_scanned", a.outputs_scanned.to_string()),
+            ("extra_runs", a.extra_runs.to_string()),
             ("files_checked", a.files_checked.to_string()),
             ("leaks", a.leaks.len().to_string()),
         ],
     );
+    assert!(a.runs > 0, "no case matched");
     assert!(
         a.leaks.is_empty(),
         "{} leaks:\n{}",

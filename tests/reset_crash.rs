@@ -3,7 +3,8 @@
 //! aborts like a power cut before the Nth file step), then `osctl reset --yes` runs again. The
 //! device must end exactly as an uninterrupted reset leaves it (every file, link and empty
 //! folder, with its bytes and mode), no journal may be left, and nothing outside the device root
-//! may change (a persona path there is a symlink to a file outside the root).
+//! may change. A persona path is a symlink to a file elsewhere in its runtime's tree, removed as
+//! a link (a link out of the tree refuses the reset before it starts: `tests/reset_safety.rs`).
 //!
 //! `OSCTL_CRASH_RUNS` sets the number of kills (default 50), `OSCTL_CRASH_SEED` the random seed
 //! (printed, so a failure can be replayed).
@@ -110,9 +111,10 @@ fn device(sandbox: &Path, active: &str) -> (PathBuf, PathBuf) {
     }
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::write(outside.join("notes.md"), "not the device's\n").unwrap();
+    std::fs::write(root.join("root/.codex/notes.md"), "kept\n").unwrap();
     let soul = root.join("root/.codex/workspace/SOUL.md");
     std::fs::remove_file(&soul).unwrap();
-    std::os::unix::fs::symlink(outside.join("notes.md"), &soul).unwrap();
+    std::os::unix::fs::symlink("/root/.codex/notes.md", &soul).unwrap();
     (root, outside)
 }
 

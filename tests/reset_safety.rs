@@ -70,8 +70,11 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// A runtime home reached through a link out of its tree (here: out of the root) was warned
+/// about and then cleared where it led. Now reset and every writer refuse (exit 1) before
+/// anything is planned: nothing outside changes, and nothing inside either.
 #[test]
-fn links_to_files_outside_the_root_are_removed_as_links_and_their_targets_survive() {
+fn regression_links_out_of_a_runtimes_tree_refuse_reset_and_every_writer() {
     let sandbox = tempfile::tempdir().unwrap();
     let root = sandbox.path().join("device");
     let outside = sandbox.path().join("outside");
@@ -92,30 +95,59 @@ fn links_to_files_outside_the_root_are_removed_as_links_and_their_targets_surviv
     // A persona folder that is a link to a folder outside the root.
     std::fs::remove_dir_all(ws.join("memory")).unwrap();
     symlink(outside.join("ws/memory"), ws.join("memory")).unwrap();
-    // A whole inactive workspace that is a link out of the root: its persona paths resolve
-    // inside the root (where nothing is), and the link itself, a kept workspace, stays.
+    // A whole inactive workspace that is a link out of the root.
     let pico = root.join("root/.picoclaw/workspace");
     std::fs::remove_dir_all(&pico).unwrap();
     symlink(outside.join("ws"), &pico).unwrap();
     let outside_before = snapshot(&outside);
+    let inside_before = snapshot(&root);
 
-    let out = osctl(&root, &["reset", "--yes"]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(
-        snapshot(&outside),
-        outside_before,
-        "a file outside the root changed"
-    );
-    for link in ["USER.md", "SOUL.md", "memory"] {
+    for args in [
+        &["reset", "--yes"][..],
+        &["presync", "opencode"],
+        &["presync", "picoclaw"],
+        &["mcp", "add", "x", "--runtime", "opencode", "--", "cat"],
+        &[
+            "channel",
+            "add",
+            "telegram",
+            "--token",
+            "1:abcdefgh",
+            "--user-id",
+            "7",
+        ],
+        &["reconcile"],
+    ] {
+        let out = osctl(&root, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("configured paths lead out"), "{args:?}: {err}");
         assert!(
-            std::fs::symlink_metadata(ws.join(link)).is_err(),
-            "{link} link is still there"
+            err.contains("opencode's /root/.opencode/workspace/USER.md (at "),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("picoclaw's /root/.picoclaw/workspace"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(
+            snapshot(&outside),
+            outside_before,
+            "{args:?}: outside changed"
+        );
+        assert_eq!(
+            snapshot(&root),
+            inside_before,
+            "{args:?}: the device changed"
         );
     }
-    assert_eq!(
-        std::fs::read_link(&pico).unwrap(),
-        outside.join("ws"),
-        "picoclaw's workspace link was touched"
+    // status still reports, naming what the writers refuse.
+    let out = osctl(&root, &["status"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refuses to run until it is fixed"),
+        "{}",
+        stderr(&out)
     );
 }
 

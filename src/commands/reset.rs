@@ -18,6 +18,7 @@ use crate::cli::ResetArgs;
 use crate::error::{Error, Exit, Result};
 use crate::plan::{Plan, ServiceAction, render as plan_render};
 use crate::reset::{self, Input, render};
+use crate::system::path::DevPath;
 use crate::system::services::Ran;
 
 pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
@@ -37,11 +38,17 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     extra.insert("active".into(), json!(input.active));
     extra.insert("reboot".into(), json!(args.reboot));
     extra.insert("deletes".into(), json!(render::totals(&whole)));
+    extra.insert("cleared".into(), cleared_json(&planned.cleared));
     if ctx.previewing() && !ctx.json && !ctx.check {
         for w in &whole.warnings {
             ctx.out.warn(w);
         }
-        ctx.out.product(&render::listing(&whole, live, args.reboot));
+        ctx.out.product(&render::listing(
+            &whole,
+            &planned.cleared,
+            live,
+            args.reboot,
+        ));
         if ctx.out.verbose > 0 {
             ctx.out.product(&plan_render::diff(&whole));
         }
@@ -57,14 +64,16 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     let exit = if whole.is_empty() {
         ctx.finish("reset", &whole, extra)?
     } else {
-        let shown = confirm(ctx, &whole, live, args.reboot)?;
+        let shown = confirm(ctx, &whole, &planned.cleared, live, args.reboot)?;
         let ran = apply_runtime(ctx, &planned.runtime)?;
-        let mut files = if ran.commands > 0 {
-            reset::plan(&ctx.fs, &input)?.files
+        let (mut files, cleared) = if ran.commands > 0 {
+            let again = reset::plan(&ctx.fs, &input)?;
+            (again.files, again.cleared)
         } else {
-            planned.files
+            (planned.files, planned.cleared)
         };
         files.warnings.retain(|w| !shown.contains(w));
+        extra.insert("cleared".into(), cleared_json(&cleared));
         extra.insert("runtime_actions".into(), json!(ran));
         ctx.finish("reset", &files, extra)?
     };
@@ -81,7 +90,13 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
 
 /// Asks before deleting. `--yes` skips the question; without a terminal and without `--yes` the
 /// reset is refused. Returns the warnings shown with the question (not repeated afterwards).
-fn confirm(ctx: &Ctx, plan: &Plan, live: bool, reboot: bool) -> Result<HashSet<String>> {
+fn confirm(
+    ctx: &Ctx,
+    plan: &Plan,
+    cleared: &[(DevPath, Vec<String>)],
+    live: bool,
+    reboot: bool,
+) -> Result<HashSet<String>> {
     if ctx.yes {
         return Ok(HashSet::new());
     }
@@ -95,7 +110,7 @@ fn confirm(ctx: &Ctx, plan: &Plan, live: bool, reboot: bool) -> Result<HashSet<S
     for w in &plan.warnings {
         ctx.out.warn(w);
     }
-    eprint!("{}", render::listing(plan, live, reboot));
+    eprint!("{}", render::listing(plan, cleared, live, reboot));
     let yes = dialoguer::Confirm::new()
         .with_prompt("Reset this device? The paths above are deleted")
         .default(false)
@@ -112,6 +127,15 @@ fn confirm(ctx: &Ctx, plan: &Plan, live: bool, reboot: bool) -> Result<HashSet<S
         ));
     }
     Ok(plan.warnings.iter().cloned().collect())
+}
+
+/// The values a reset clears, per file (masked), for `--json`.
+fn cleared_json(cleared: &[(DevPath, Vec<String>)]) -> serde_json::Value {
+    let mut m = Map::new();
+    for (path, items) in cleared {
+        m.insert(path.to_string(), json!(items));
+    }
+    serde_json::Value::Object(m)
 }
 
 /// Runs the active runtime's service actions and own commands (no file changes, no journal).

@@ -24,7 +24,9 @@ struct Row {
 }
 
 pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
-    let device = ctx.device()?;
+    // status reports on any device, also one whose paths a writer would refuse: as warnings.
+    let device = Device::read(&ctx.fs, &ctx.env)?;
+    let contained = device.containment(&ctx.fs)?;
     let resolution = device.resolve()?;
     let llm_mode = device.config.llm_mode()?;
     let history = AgentState::load(&ctx.fs, &device.env.agent_state())?;
@@ -63,6 +65,11 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
         .copied()
         .collect();
     let mut warnings = resolution.warnings.clone();
+    for c in contained {
+        warnings.push(format!(
+            "{c}: every command that changes the device refuses to run until it is fixed"
+        ));
+    }
     for p in &pending {
         warnings.push(format!(
             "an interrupted run left the journal {} ({}, {} paths); the next run that changes the device restores it",
@@ -126,6 +133,7 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
                     "source": resolution.source,
                     "from": resolution.from,
                 },
+                "config": {"path": device.config.path, "exists": device.config.exists},
                 "llm_config_mode": llm_mode.label(),
                 "device_type": device.device_type(),
                 "profile": device.robot.path,
@@ -164,6 +172,15 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
             resolution.from
         ),
     ));
+    if !device.config.exists {
+        text.push_str(&field(
+            "config",
+            format!(
+                "{} does not exist: a reset or factory-fresh device, defaults apply",
+                device.config.path
+            ),
+        ));
+    }
     text.push_str(&field("llm config mode", llm_mode.label().to_string()));
     let profile = device
         .robot

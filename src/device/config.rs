@@ -79,19 +79,52 @@ pub struct DeviceConfig {
     /// The file's bytes as text, for format-preserving edits.
     pub text: String,
     pub fields: Map<String, Value>,
+    /// Whether the file exists. A device without one (factory-fresh, or after `osctl reset`)
+    /// reads as empty defaults.
+    pub exists: bool,
 }
 
 impl DeviceConfig {
-    /// Reads config.json; a missing file is an error that says where osctl looked.
+    /// Reads config.json. A missing file reads as empty defaults (every field unset): that is
+    /// what a factory-fresh or reset device looks like, and every command works on it (the
+    /// first write creates the file, see [`edit`]). A root whose device config folder does not
+    /// exist at all is not a device: that is an error that says where osctl looked.
     pub fn load(fs: &RootFs, path: &DevPath) -> Result<DeviceConfig> {
-        match Self::load_optional(fs, path)? {
-            Some(c) => Ok(c),
-            None => Err(
-                Error::input("config_missing", format!("{path} does not exist")).hint(format!(
-                    "is {} the device root? osctl expects the device's config at {path}",
+        if let Some(c) = Self::load_optional(fs, path)? {
+            return Ok(c);
+        }
+        let folder = path.parent().unwrap_or_else(|| DevPath::new("/"));
+        if !fs.is_dir(&folder)? {
+            return Err(Error::input(
+                "not_a_device_root",
+                format!(
+                    "{} is not a device root: {folder} does not exist",
                     fs.root().display()
-                )),
-            ),
+                ),
+            )
+            .hint(format!(
+                "--root must name the device's root folder; osctl expects the device config folder {folder} (config.json in it may be missing on a reset device, the folder may not)"
+            )));
+        }
+        Ok(Self::empty(path.clone()))
+    }
+
+    /// The config of a device that has no config.json: every field unset.
+    pub fn empty(path: DevPath) -> DeviceConfig {
+        DeviceConfig {
+            path,
+            text: String::new(),
+            fields: Map::new(),
+            exists: false,
+        }
+    }
+
+    /// config.json as planned in `draft` (an earlier step's edits included); empty defaults
+    /// when it does not (or will not) exist.
+    pub fn planned(draft: &Draft<'_>, path: &DevPath) -> Result<DeviceConfig> {
+        match draft.read_text(path)? {
+            Some(text) => Self::parse(path.clone(), text),
+            None => Ok(Self::empty(path.clone())),
         }
     }
 
@@ -115,7 +148,12 @@ impl DeviceConfig {
             );
         };
         register_secrets(&fields);
-        Ok(DeviceConfig { path, text, fields })
+        Ok(DeviceConfig {
+            path,
+            text,
+            fields,
+            exists: true,
+        })
     }
 
     /// A string field, trimmed; `""` when missing, null or not a string.
@@ -219,18 +257,19 @@ impl DeviceConfig {
 }
 
 /// Plans edits of config.json through `draft`: each `(key, Some(value))` is set, each
-/// `(key, None)` removed, everything else kept as written. Returns whether the plan changed.
+/// `(key, None)` removed, everything else kept as written. A device without config.json (reset
+/// or factory-fresh) gets one holding just these keys; like every file osctl writes, it is 0600
+/// when it holds a secret ([`Draft::write`]). Returns whether the plan changed.
 pub fn edit(
     draft: &mut Draft<'_>,
     path: &DevPath,
     edits: &[(&str, Option<Value>)],
     reason: &str,
 ) -> Result<bool> {
-    let Some(text) = draft.read_text(path)? else {
-        return Err(Error::input(
-            "config_missing",
-            format!("{path} does not exist"),
-        ));
+    let text = match draft.read_text(path)? {
+        Some(text) => text,
+        None if edits.iter().all(|(_, v)| v.is_none()) => return Ok(false),
+        None => "{}\n".to_string(),
     };
     let mut doc = JsonDoc::parse(&text, &path.to_string())?;
     let mut changed = false;
@@ -255,6 +294,15 @@ fn register_secrets(fields: &Map<String, Value>) {
                 redact::register(s.trim_start_matches("Bearer "));
             }
             Value::Array(items) => items.iter().for_each(|i| walk(key, i)),
+            // A user tool's headers (`mcp_tools`): judged as every header osctl handles.
+            Value::Object(m) if key == "headers" => {
+                for (k, v) in m {
+                    match v {
+                        Value::String(s) => redact::register_pair(k, s),
+                        other => walk(k, other),
+                    }
+                }
+            }
             Value::Object(m) => m.iter().for_each(|(k, v)| walk(k, v)),
             _ => {}
         }
@@ -333,6 +381,46 @@ mod tests {
             )
             .unwrap()
         );
+    }
+
+    /// A reset device (no config.json) made every command fail with "config.json does not
+    /// exist": it reads as empty defaults, and the first edit creates the file.
+    #[test]
+    fn regression_reset_device_reads_as_defaults_and_an_edit_creates_config_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = RootFs::new(dir.path()).unwrap();
+        let path = DevPath::new("/root/config/config.json");
+        let err = DeviceConfig::load(&fs, &path).unwrap_err();
+        assert_eq!(err.code, "not_a_device_root");
+        assert!(
+            err.message.contains("/root/config does not exist"),
+            "{}",
+            err.message
+        );
+        std::fs::create_dir_all(dir.path().join("root/config")).unwrap();
+        let c = DeviceConfig::load(&fs, &path).unwrap();
+        assert!(!c.exists && c.fields.is_empty());
+        assert_eq!(c.agent_runtime().unwrap(), None);
+        let mut draft = Draft::new(&fs);
+        assert!(!edit(&mut draft, &path, &[("x", None)], "nothing").unwrap());
+        edit(
+            &mut draft,
+            &path,
+            &[("telegram_bot_token", Some("9:tok-abcdefgh".into()))],
+            "channel add",
+        )
+        .unwrap();
+        let plan = draft.finish();
+        let c = plan.file_changes().next().unwrap();
+        assert_eq!(c.before, crate::plan::FileState::Absent);
+        let crate::plan::FileState::File { content, mode } = &c.after else {
+            panic!("{c:?}")
+        };
+        assert_eq!(
+            std::str::from_utf8(content).unwrap(),
+            "{\n  \"telegram_bot_token\": \"9:tok-abcdefgh\"\n}\n"
+        );
+        assert_eq!(*mode, 0o600, "it holds a secret");
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub mod resolve;
 pub mod robot;
 pub mod state;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::runtime::RuntimeId;
 use crate::system::fs::RootFs;
 
@@ -35,10 +35,56 @@ pub struct Device {
 }
 
 impl Device {
-    /// Reads config.json (required), the image default and the robot profile.
+    /// Reads the device for a command that may change it: [`Device::read`], then every
+    /// configured path must stay inside its own tree ([`Device::containment`]), or nothing is
+    /// planned at all (exit 1). Every writer and a reset come through here.
     pub fn load(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
+        let device = Self::read(fs, env)?;
+        let refused = device.containment(fs)?;
+        if refused.is_empty() {
+            return Ok(device);
+        }
+        let mut err = Error::input(
+            "path_not_contained",
+            format!(
+                "refusing to work on this device: {} configured path{} lead{} out of {}",
+                refused.len(),
+                if refused.len() == 1 { "" } else { "s" },
+                if refused.len() == 1 { "s" } else { "" },
+                if refused.len() == 1 {
+                    "its runtime's own tree"
+                } else {
+                    "their runtimes' own trees"
+                }
+            ),
+        );
+        for r in refused {
+            err = err.cause(r);
+        }
+        Err(err.hint(format!(
+            "nothing was written or deleted; fix the setting ({} openclaw_config_dir, ROBOT.md soul_ref) or the symbolic link named above",
+            env.config_json()
+        )))
+    }
+
+    /// Reads config.json (a missing one reads as empty defaults: a reset or factory-fresh
+    /// device), the image default and the robot profile. Read-only commands that report on a
+    /// device (`status`) use this and show [`Device::containment`] as warnings.
+    pub fn read(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
         let config = DeviceConfig::load(fs, &env.config_json())?;
         Self::with_config(fs, env, config)
+    }
+
+    /// The configured paths that lead out of their runtime's own tree (the layout's, and ROBOT.md
+    /// `soul_ref`), as sentences; empty when every path is contained.
+    pub fn containment(&self, fs: &RootFs) -> Result<Vec<String>> {
+        let mut out = self
+            .layout
+            .containment(fs, self.config.opt("openclaw_config_dir"))?;
+        if let Some(soul) = self.robot.soul_containment(fs, &self.env.devices_dir())? {
+            out.push(soul);
+        }
+        Ok(out)
     }
 
     /// Reads the image default and the robot profile around an already-read config.json (a

@@ -6,10 +6,21 @@
 //! `OS_GELF_SPOOL_DIR`). osctl honours them only on the live device (`--root /`): with any other
 //! root they describe the workstation osctl runs on, not the image it inspects (a developer's own
 //! `CODEX_HOME`, say), so the defaults apply.
+//!
+//! **Containment.** A configured path can point a runtime's folder anywhere: config.json's
+//! `openclaw_config_dir` (`/`, `/etc`, `/root`), a runtime home that is a symbolic link to
+//! `/etc`, an override aimed at a system folder. Every writer and a reset would then write or
+//! delete there. [`Layout::containment`] finds each such path before anything is planned, and
+//! [`crate::device::Device::load`], which every command that changes the device goes through,
+//! refuses them (exit 1): each path a runtime declares must, where it really is (links
+//! followed under the root), stay inside that runtime's own tree, and each tree inside the agent
+//! home (or its own override), apart from every other runtime's home.
 
 use std::collections::BTreeMap;
 
-use crate::runtime::{Anchor, Loc};
+use crate::error::Result;
+use crate::runtime::{Anchor, Loc, REGISTRY, ResetStep, Runtime};
+use crate::system::fs::{Kind, RootFs};
 use crate::system::path::DevPath;
 
 pub const CONFIG_JSON: &str = "/root/config/config.json";
@@ -101,6 +112,16 @@ impl DeviceEnv {
     }
 }
 
+/// Top-level folders of the OS itself: no runtime tree may be one, and a base set by an override
+/// may not lie in the first group.
+const SYSTEM_TREES: &[&str] = &[
+    "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/proc", "/run", "/sbin", "/sys",
+    "/usr",
+];
+const SYSTEM_FOLDERS: &[&str] = &[
+    "/", "/var", "/opt", "/tmp", "/home", "/mnt", "/media", "/srv",
+];
+
 /// Resolves runtime [`Loc`]s to device paths.
 #[derive(Clone, Debug)]
 pub struct Layout {
@@ -124,6 +145,155 @@ impl Layout {
         }
     }
 
+    /// The configured paths that lead out of a runtime's own tree, each as a sentence naming
+    /// the path, where it really is, and the setting or link that put it there (empty: every
+    /// path is contained). See the module docs.
+    pub fn containment(
+        &self,
+        fs: &RootFs,
+        openclaw_config_dir: Option<&str>,
+    ) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        let mut r = Resolver::new(fs);
+        let home = r.real(&self.agent_home, true)?;
+        for (base, what) in [
+            (&self.agent_home, "the agent home (OS_AGENT_HOME)"),
+            (&self.codex_home, "codex's home (CODEX_HOME)"),
+        ] {
+            let real = r.real(base, true)?;
+            if is_system(&real) {
+                out.push(format!(
+                    "{what} {base}{} is a system folder",
+                    at(base, &real)
+                ));
+            }
+        }
+        let configured = openclaw_config_dir.map(str::trim).filter(|s| !s.is_empty());
+        let refused_before = out.len();
+        if let Some(dir) = configured {
+            let lexical = DevPath::new(dir);
+            let plain = dir.starts_with('/')
+                && !std::path::Path::new(dir).components().any(|c| {
+                    matches!(
+                        c,
+                        std::path::Component::ParentDir | std::path::Component::CurDir
+                    )
+                });
+            if !plain {
+                out.push(format!(
+                    "openclaw_config_dir \"{dir}\" is not a plain absolute path (no `.` or `..`)"
+                ));
+            } else if lexical == self.agent_home || !lexical.starts_with(&self.agent_home) {
+                out.push(format!(
+                    "openclaw_config_dir \"{dir}\" is not a folder inside the agent home {}",
+                    self.agent_home
+                ));
+            }
+        }
+        // A refused setting is named once, not again for every path under it.
+        let openclaw_refused = out.len() > refused_before;
+        // Each runtime's trees: where its paths live, one folder (or file) under its anchor.
+        let mut homes: Vec<(DevPath, &str)> = Vec::new();
+        // (where it really is, whose, whether it is the openclaw config folder's).
+        let mut trees: Vec<(DevPath, &str, bool)> = Vec::new();
+        for rt in REGISTRY {
+            let rt_home = self.path(rt.home);
+            let rt_home_real = r.real(&rt_home, true)?;
+            homes.push((rt_home_real, rt.name));
+            for (loc, follow) in locs(rt) {
+                if loc.anchor == Anchor::Root
+                    || (openclaw_refused && loc.anchor == Anchor::OpenclawDir)
+                {
+                    continue;
+                }
+                let (base, base_real) = match loc.anchor {
+                    Anchor::AgentHome => (&self.agent_home, home.clone()),
+                    Anchor::CodexHome => (&self.codex_home, r.real(&self.codex_home, true)?),
+                    _ => (&self.openclaw_dir, r.real(&self.openclaw_dir, true)?),
+                };
+                let first = loc.rel.split('/').find(|c| !c.is_empty());
+                let tree = match first {
+                    Some(c) if loc.anchor == Anchor::AgentHome => base.join(c),
+                    _ => base.clone(),
+                };
+                let tree_real = r.real(&tree, true)?;
+                let oc_tree = loc.anchor == Anchor::OpenclawDir;
+                if !trees
+                    .iter()
+                    .any(|(t, n, _)| *t == tree_real && *n == rt.name)
+                {
+                    trees.push((tree_real.clone(), rt.name, oc_tree));
+                }
+                let inside_home = match loc.anchor {
+                    // The codex home may be set elsewhere (CODEX_HOME): it is its own tree.
+                    Anchor::CodexHome if self.codex_home != self.agent_home.join(".codex") => true,
+                    _ => tree_real != home && tree_real.starts_with(&home),
+                };
+                if !inside_home || is_system(&tree_real) {
+                    let why = if *base == self.openclaw_dir && configured.is_some() {
+                        "(set by config.json openclaw_config_dir)"
+                    } else {
+                        "(reached through a symbolic link)"
+                    };
+                    out.push(format!(
+                        "{}'s folder {tree}{} is not inside the agent home {} {why}",
+                        rt.name,
+                        at(&tree, &tree_real),
+                        self.agent_home
+                    ));
+                    continue;
+                }
+                let path = self.path(loc);
+                let path_real = r.real(&path, follow)?;
+                if !path_real.starts_with(&tree_real)
+                    || (path_real == base_real && !loc.rel.is_empty())
+                {
+                    out.push(format!(
+                        "{}'s {path}{} leads out of {tree} (through a symbolic link)",
+                        rt.name,
+                        at(&path, &path_real)
+                    ));
+                }
+            }
+        }
+        for (i, (a, an)) in homes.iter().enumerate() {
+            for (b, bn) in &homes[i + 1..] {
+                if a.starts_with(b) || b.starts_with(a) {
+                    out.push(format!("the homes of {an} ({a}) and {bn} ({b}) overlap"));
+                }
+            }
+        }
+        // The device's own config folder (config.json, bootstrap.json, the image default) is
+        // no runtime's: a runtime tree there would let a reset or a presync rewrite it.
+        let config_dir = r
+            .real(&DevPath::new(CONFIG_JSON), true)?
+            .parent()
+            .unwrap_or_else(|| DevPath::new("/"));
+        for (t, n, _) in &trees {
+            if t.starts_with(&config_dir) || config_dir.starts_with(t) {
+                out.push(format!(
+                    "{n}'s folder {t} overlaps the device config folder {config_dir}"
+                ));
+            }
+        }
+        let oc = r.real(&self.openclaw_dir, true)?;
+        for (t, n, oc_tree) in &trees {
+            if openclaw_refused {
+                break;
+            }
+            if !oc_tree && (t.starts_with(&oc) || oc.starts_with(t)) {
+                out.push(format!(
+                    "openclaw's config folder {}{} overlaps {n}'s {t}",
+                    self.openclaw_dir,
+                    at(&self.openclaw_dir, &oc)
+                ));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|s| seen.insert(s.clone()));
+        Ok(out)
+    }
+
     pub fn path(&self, loc: Loc) -> DevPath {
         let base = match loc.anchor {
             Anchor::AgentHome => &self.agent_home,
@@ -136,6 +306,127 @@ impl Layout {
         } else {
             base.join(loc.rel)
         }
+    }
+}
+
+/// Every path a runtime declares, with whether its last component is followed (a path osctl
+/// writes, or writes into) or not (what a reset keeps: a binary may be a link elsewhere).
+fn locs(rt: &Runtime) -> Vec<(Loc, bool)> {
+    let p = &rt.persona;
+    let mut out: Vec<(Loc, bool)> =
+        vec![(rt.home, true), (rt.workspace, true), (rt.skills.dir, true)];
+    out.extend(rt.native.iter().map(|f| (f.loc, true)));
+    out.push((rt.mcp.file, true));
+    out.extend(
+        [
+            Some(p.soul),
+            p.identity,
+            Some(p.memory),
+            Some(p.user),
+            p.knowledge,
+            p.daily_dir,
+        ]
+        .into_iter()
+        .flatten()
+        .map(|l| (l, true)),
+    );
+    out.extend(p.wipe.iter().map(|l| (*l, false)));
+    out.extend(
+        rt.migrate_marker
+            .iter()
+            .chain(rt.install_log.iter())
+            .map(|l| (*l, true)),
+    );
+    out.extend(rt.reset.inline_persona.iter().map(|l| (*l, true)));
+    out.extend(rt.reset.owner.iter().map(|l| (*l, false)));
+    out.extend(rt.reset.keep.iter().map(|l| (*l, false)));
+    for step in rt.reset.steps {
+        match *step {
+            ResetStep::Remove(l) => out.push((l, false)),
+            ResetStep::RemovePrefixed { dir, .. }
+            | ResetStep::RemoveFilesExcept { dir, .. }
+            | ResetStep::EmptyExcept { dir, .. } => out.push((dir, true)),
+            ResetStep::StopUnit | ResetStep::DisableUnit | ResetStep::Run(_) => {}
+        }
+    }
+    out
+}
+
+/// Where paths really are on the device (links followed under the root), each folder looked up
+/// once: the containment check runs before every command that writes, the boot path's presync
+/// included, so it must cost a few lookups, not a resolution per path.
+struct Resolver<'f> {
+    fs: &'f RootFs,
+    /// Device path -> (where it really is, whether it exists).
+    memo: std::collections::HashMap<DevPath, (DevPath, bool)>,
+}
+
+impl<'f> Resolver<'f> {
+    fn new(fs: &'f RootFs) -> Self {
+        Resolver {
+            fs,
+            memo: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Where `path` really is (the last component followed only when `follow`).
+    fn real(&mut self, path: &DevPath, follow: bool) -> Result<DevPath> {
+        if follow {
+            return Ok(self.node(path)?.0);
+        }
+        match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) => Ok(self.node(&parent)?.0.join(name)),
+            _ => Ok(path.clone()),
+        }
+    }
+
+    /// Where `path` really is, every link followed, and whether it exists. Below a folder that
+    /// does not exist nothing does, so nothing is looked up there.
+    fn node(&mut self, path: &DevPath) -> Result<(DevPath, bool)> {
+        if path.is_root() {
+            return Ok((path.clone(), true));
+        }
+        if let Some(known) = self.memo.get(path) {
+            return Ok(known.clone());
+        }
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok((path.clone(), false));
+        };
+        let (above, exists) = self.node(&parent)?;
+        let here = above.join(name);
+        let found = if !exists {
+            (here, false)
+        } else {
+            match self.fs.lstat(&here)? {
+                None => (here, false),
+                Some(m) if m.kind == Kind::Symlink => {
+                    let host = self.fs.host(&here)?;
+                    let real = match host.strip_prefix(self.fs.root()) {
+                        Ok(rel) => DevPath::new(rel),
+                        Err(_) => DevPath::new("/"),
+                    };
+                    let exists = self.fs.lstat(&real)?.is_some();
+                    (real, exists)
+                }
+                Some(_) => (here, true),
+            }
+        };
+        self.memo.insert(path.clone(), found.clone());
+        Ok(found)
+    }
+}
+
+fn is_system(p: &DevPath) -> bool {
+    SYSTEM_FOLDERS.iter().any(|s| *p == DevPath::new(s))
+        || SYSTEM_TREES.iter().any(|s| p.starts_with(&DevPath::new(s)))
+}
+
+/// ` (at /etc)` when a path really is somewhere else.
+fn at(path: &DevPath, real: &DevPath) -> String {
+    if path == real {
+        String::new()
+    } else {
+        format!(" (at {real})")
     }
 }
 

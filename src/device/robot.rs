@@ -68,6 +68,46 @@ impl RobotProfile {
     pub fn dir(&self) -> Option<DevPath> {
         self.path.as_ref().and_then(|p| p.parent())
     }
+
+    /// Why a path `soul_ref` is refused, if it is: it must name a file inside the devices folder
+    /// (`/opt/devices`), where it really is (`..` and links followed under the root). A soul
+    /// that came from anywhere else would copy any file of the device (a key, a password file)
+    /// into every runtime's SOUL.md. URLs are not paths (presync says it does not fetch them).
+    pub fn soul_containment(&self, fs: &RootFs, devices_dir: &DevPath) -> Result<Option<String>> {
+        let (Some(reference), Some(dir)) = (self.soul_ref.as_deref(), self.dir()) else {
+            return Ok(None);
+        };
+        let reference = reference.trim();
+        if reference.is_empty() || reference.contains("://") {
+            return Ok(None);
+        }
+        let lexical = dir.join(reference.trim_start_matches('/'));
+        let root_of = |p: &DevPath| -> Result<DevPath> {
+            let host = fs.host(p)?;
+            Ok(match host.strip_prefix(fs.root()) {
+                Ok(rel) => DevPath::new(rel),
+                Err(_) => DevPath::new("/"),
+            })
+        };
+        let devices = root_of(devices_dir)?;
+        let real = root_of(&lexical)?;
+        let shown = self
+            .path
+            .as_ref()
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        if !lexical.starts_with(devices_dir) || !real.starts_with(&devices) || real == devices {
+            let at = if real == lexical {
+                String::new()
+            } else {
+                format!(", at {real}")
+            };
+            return Ok(Some(format!(
+                "{shown}: soul_ref `{reference}` ({lexical}{at}) is outside the devices folder {devices_dir}"
+            )));
+        }
+        Ok(None)
+    }
 }
 
 /// Parses the front matter of a ROBOT.md text.
@@ -252,5 +292,35 @@ mod tests {
             parse("# Lamp\ngateway:\n  default: hermes\n"),
             RobotProfile::default()
         );
+    }
+    /// A `soul_ref` that climbed out of the devices folder (`../../etc/shadow`, a link to one)
+    /// was read into every runtime's SOUL.md.
+    #[test]
+    fn regression_soul_ref_outside_the_devices_folder_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::create_dir_all(r.join("opt/devices/lamp/souls")).unwrap();
+        std::fs::create_dir_all(r.join("etc")).unwrap();
+        std::fs::write(r.join("etc/shadow"), "root:secret\n").unwrap();
+        std::fs::write(r.join("opt/devices/lamp/souls/lamp.md"), "# soul\n").unwrap();
+        std::os::unix::fs::symlink("/etc/shadow", r.join("opt/devices/lamp/souls/link.md"))
+            .unwrap();
+        let fs = RootFs::new(r).unwrap();
+        let devices = DevPath::new("/opt/devices");
+        let check = |soul: &str| {
+            std::fs::write(
+                r.join("opt/devices/lamp/ROBOT.md"),
+                format!("---\nsoul_ref: {soul}\n---\n"),
+            )
+            .unwrap();
+            let p = RobotProfile::load(&fs, &devices, Some("lamp")).unwrap();
+            p.soul_containment(&fs, &devices).unwrap()
+        };
+        assert_eq!(check("souls/lamp.md"), None);
+        assert_eq!(check("https://cdn.example/soul.md"), None);
+        for bad in ["../../../etc/shadow", "souls/link.md", "/../../etc/shadow"] {
+            let why = check(bad).unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(why.contains("outside the devices folder"), "{why}");
+        }
     }
 }

@@ -141,11 +141,18 @@ impl Entry {
         Value::Object(m)
     }
 
-    /// Whether any header or env value looks like a secret (the file then becomes 0600).
+    /// Whether any header or env value looks like a secret, or the URL carries credentials
+    /// (the file then becomes 0600).
     pub fn has_secrets(&self) -> bool {
-        self.values()
-            .iter()
-            .any(|(k, v)| v.as_str().is_some_and(|v| looks_secret(k, v)))
+        let url_creds = match &self.server {
+            Server::Remote { url, .. } => redact::holds_secret(url),
+            Server::Stdio { .. } => false,
+        };
+        url_creds
+            || self
+                .values()
+                .iter()
+                .any(|(k, v)| v.as_str().is_some_and(|v| looks_secret(k, v)))
     }
 
     /// Registers every secret-looking header and env value with the redactor.
@@ -157,48 +164,37 @@ impl Entry {
 /// Registers the secret-looking values of a header or env map.
 pub fn register_values(values: &Map<String, Value>) {
     for (k, v) in values {
-        if let Some(v) = v.as_str()
-            && looks_secret(k, v)
-        {
-            redact::register(v);
-            for scheme in ["Bearer ", "Basic ", "Token "] {
-                if let Some(rest) = v.strip_prefix(scheme) {
-                    redact::register(rest);
+        if let Some(v) = v.as_str() {
+            redact::register_pair(k, v);
+        }
+    }
+}
+
+/// Registers the secret-looking values of every server in a runtime's MCP container (`servers`:
+/// the map at the container's path): every `headers`, `http_headers`, `env` and `environment`
+/// map, also one the runtime's style does not read (codex's `headers` beside `http_headers`) or
+/// an entry osctl does not understand. Whoever shows a diff of the container's file (presync,
+/// a reset that removes it) registers them first: the diff's context shows them.
+pub fn register_container(servers: &Value) {
+    let Value::Object(servers) = servers else {
+        return;
+    };
+    for entry in servers.values() {
+        if let Value::Object(raw) = entry {
+            for key in ["headers", "http_headers", "env", "environment"] {
+                if let Some(Value::Object(vals)) = raw.get(key) {
+                    register_values(vals);
                 }
             }
         }
     }
 }
 
-/// Whether a header or env value looks like a secret: its key names one (`Authorization`,
-/// `X-Api-Key`, `GITHUB_TOKEN`, `Cookie`), it carries an auth scheme (`Bearer …`), or it looks
-/// like a generated token (20+ characters without spaces, mixing letters and digits). References
-/// (`${VAR}`, `{env:VAR}`) are not secrets themselves.
+/// Whether a header or env value looks like a secret: the redactor's one rule for pairs
+/// ([`redact::is_secret_pair`]), so `mcp add`, `mcp remove`, `mcp list` and the carry-over mask
+/// exactly the same values.
 pub fn looks_secret(key: &str, value: &str) -> bool {
-    let value = value.trim();
-    if value.is_empty() || value.starts_with("${") || value.starts_with("{env:") {
-        return false;
-    }
-    let k = key.to_ascii_lowercase();
-    if redact::is_secret_key(key)
-        || ["auth", "key", "cookie", "pass", "session"]
-            .iter()
-            .any(|w| k.contains(w))
-    {
-        return true;
-    }
-    if ["bearer ", "basic ", "token "]
-        .iter()
-        .any(|s| value.to_ascii_lowercase().starts_with(s))
-    {
-        return true;
-    }
-    value.len() >= 20
-        && !value.contains(char::is_whitespace)
-        && !value.contains("://")
-        && !value.starts_with('/')
-        && value.chars().any(|c| c.is_ascii_digit())
-        && value.chars().any(|c| c.is_ascii_alphabetic())
+    redact::is_secret_pair(key, value)
 }
 
 /// Server names every runtime accepts as a key (codex and Claude Code allow no more).

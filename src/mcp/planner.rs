@@ -103,30 +103,49 @@ pub fn plan_remove(
     name: &str,
 ) -> Result<Planned> {
     let file = layout.path(rt.mcp.file);
-    let mut doc = Doc::load(draft, &file, rt.mcp.format)?;
-    let mut path: Vec<&str> = rt.mcp.path.to_vec();
-    path.push(name);
-    if doc.get(&path).is_none() {
+    let reason = format!("mcp remove {name}");
+    if !remove_entries(draft, layout, rt, &[name.to_string()], &reason)? {
         return Ok(Planned {
             file,
             outcome: Outcome::Absent,
             native: None,
         });
     }
-    doc.remove(&path)?;
-    if draft.write(
-        &file,
-        doc.text(),
-        mode(rt, &[]),
-        &format!("mcp remove {name}"),
-    )? {
-        restart(draft, rt)?;
-    }
+    restart(draft, rt)?;
     Ok(Planned {
         file,
         outcome: Outcome::Removed,
         native: None,
     })
+}
+
+/// Takes the servers `names` out of `rt`'s container in one edit (names that are not there
+/// are skipped). Returns whether the file changed; the caller plans any restart. The removed
+/// entries' secret-looking values are registered first: the diff of a removal shows them as
+/// removed lines, and they must be masked there exactly as `mcp add` masks them.
+pub fn remove_entries(
+    draft: &mut Draft<'_>,
+    layout: &Layout,
+    rt: &Runtime,
+    names: &[String],
+    reason: &str,
+) -> Result<bool> {
+    let file = layout.path(rt.mcp.file);
+    if !draft.exists(&file)? {
+        return Ok(false);
+    }
+    reader::read(draft, layout, rt)?;
+    let mut doc = Doc::load(draft, &file, rt.mcp.format)?;
+    let mut changed = false;
+    for name in names {
+        let mut path: Vec<&str> = rt.mcp.path.to_vec();
+        path.push(name);
+        changed |= doc.remove(&path)?;
+    }
+    if !changed {
+        return Ok(false);
+    }
+    draft.write(&file, doc.text(), mode(rt, &[]), reason)
 }
 
 /// Writes `entries` into `rt`'s container in one edit (an existing name is replaced exactly).
@@ -269,6 +288,45 @@ mod tests {
         let v: Value = serde_json::from_slice(content).unwrap();
         assert_eq!(v["tools"]["mcp"]["enabled"], Value::Bool(true));
         assert_eq!(v["tools"]["mcp"]["servers"]["x"]["type"], "http");
+    }
+
+    /// `mcp remove` (`--dry-run`, `-v`, `--json`) printed header values that `mcp add` masks:
+    /// the removal's diff shows the entry's lines, and nothing had registered them.
+    #[test]
+    fn regression_mcp_remove_masks_what_mcp_add_masks() {
+        let yaml = "mcp_servers:\n  x:\n    url: https://h/mcp\n    headers:\n      X-Auth: xauth-remove-value-1\n      X-Team: ntn_remove0123456789abcdef\n    enabled: true\n";
+        let (_d, fs) = setup(&[("root/.hermes/config.yaml", yaml)]);
+        let mut draft = Draft::new(&fs);
+        let p = plan_remove(&mut draft, &layout(), RuntimeId::Hermes.spec(), "x").unwrap();
+        assert_eq!(p.outcome, Outcome::Removed);
+        let shown = crate::redact::redact(&crate::plan::render::diff(&draft.finish())).into_owned();
+        assert!(shown.contains("-      X-Auth: xau…ue-1"), "{shown}");
+        assert!(!shown.contains("xauth-remove-value-1"), "{shown}");
+        assert!(!shown.contains("ntn_remove0123456789abcdef"), "{shown}");
+    }
+
+    /// A URL with credentials made no file 0600 (the hermes config.yaml stayed 0644).
+    #[test]
+    fn regression_a_url_with_credentials_makes_the_file_0600() {
+        let (_d, fs) = setup(&[("root/.hermes/config.yaml", "model: {}\n")]);
+        let mut draft = Draft::new(&fs);
+        let e = Entry::remote(
+            Remote::Http,
+            "https://bob:pw-0123456789@host.example/mcp".into(),
+            Map::new(),
+        );
+        plan_add(
+            &mut draft,
+            &layout(),
+            RuntimeId::Hermes.spec(),
+            "x",
+            &e,
+            false,
+        )
+        .unwrap();
+        let plan = draft.finish();
+        let c = plan.file_changes().next().unwrap();
+        assert_eq!(c.after.mode(), Some(0o600));
     }
 
     #[test]

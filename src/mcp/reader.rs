@@ -54,6 +54,10 @@ pub fn read(draft: &Draft<'_>, layout: &Layout, rt: &Runtime) -> Result<Servers>
     } else {
         native::parse_value(&file, &text, rt.mcp.format)?
     };
+    // Every map that may hold secrets, also in entries osctl does not read as entries.
+    if let Some(container) = native::get(&value, rt.mcp.path) {
+        super::register_container(container);
+    }
     let servers = match native::get(&value, rt.mcp.path) {
         Some(Value::Object(m)) => m
             .iter()
@@ -61,13 +65,6 @@ pub fn read(draft: &Draft<'_>, layout: &Layout, rt: &Runtime) -> Result<Servers>
                 let read = style::from_native(rt.mcp.style, v);
                 if let Ok(r) = &read {
                     r.entry.register_secrets();
-                } else if let Value::Object(raw) = v {
-                    // Not an entry osctl understands, but its values may still be secrets.
-                    for key in ["headers", "http_headers", "env", "environment"] {
-                        if let Some(Value::Object(vals)) = raw.get(key) {
-                            super::register_values(vals);
-                        }
-                    }
                 }
                 Found {
                     name: name.clone(),

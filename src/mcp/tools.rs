@@ -11,11 +11,9 @@ use crate::system::path::DevPath;
 
 /// The current `mcp_tools` list as planned (an absent or non-list field reads as empty).
 fn current(draft: &Draft<'_>, path: &DevPath) -> Result<Vec<Value>> {
+    // No config.json (a reset device): no tools yet; the first record creates the file.
     let Some(text) = draft.read_text(path)? else {
-        return Err(Error::input(
-            "config_missing",
-            format!("{path} does not exist"),
-        ));
+        return Ok(Vec::new());
     };
     let doc: Value = serde_json::from_str(&text).map_err(|e| Error::json(path, &e))?;
     Ok(match doc.get("mcp_tools") {

@@ -206,10 +206,11 @@ fn emit(
         let name = s.path.file_name().unwrap_or_default().to_string();
         if let Some(original) = &s.original {
             let backup = backup_path(&s.path, crate::clock::now_nanos());
+            // The draft's default mode: 0644, or 0600 when the copy holds a secret.
             draft.write(
                 &backup,
                 original.as_bytes(),
-                Some(0o644),
+                None,
                 &format!("back up {name} before the persona migration replaces it"),
             )?;
             for it in items.iter_mut().filter(mine) {

@@ -105,7 +105,6 @@ impl<'a> Draft<'a> {
         candidate
     }
 
-
     /// Ends the phase planned so far: returns its plan (what [`Draft::finish`] would return) and
     /// keeps what it leaves, so later reads see it and later changes start from it.
     pub fn end_phase(&mut self) -> Plan {

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::Scope;
 use crate::device::Device;
 use crate::device::config::{DeviceConfig, LlmMode};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::format::doc::Doc;
 use crate::format::dotenv::DotEnv;
 use crate::plan::{CommandAction, Draft, FileState};
@@ -52,16 +52,8 @@ impl<'c, 'a> Cx<'c, 'a> {
         scope: Scope,
         allow_commands: bool,
     ) -> Result<Self> {
-        let path = device.env.config_json();
-        let cfg = match draft.read_text(&path)? {
-            Some(text) => DeviceConfig::parse(path, text)?,
-            None => {
-                return Err(Error::input(
-                    "config_missing",
-                    format!("{path} does not exist"),
-                ));
-            }
-        };
+        // A device without config.json (reset, factory-fresh) presyncs on empty defaults.
+        let cfg = DeviceConfig::planned(draft, &device.env.config_json())?;
         let mode = cfg.llm_mode()?;
         Ok(Cx {
             draft,
@@ -200,6 +192,13 @@ impl<'c, 'a> Cx<'c, 'a> {
             .any(|f| f.secret && self.path(f.loc) == *path)
         {
             register_secrets("", &doc.value());
+        }
+        // The runtime's MCP servers: their header and env values are secrets by the redactor's
+        // pair rule, which a diff's context lines must respect too.
+        if self.path(self.rt.mcp.file) == *path
+            && let Some(servers) = doc.get(self.rt.mcp.path)
+        {
+            crate::mcp::register_container(&servers);
         }
         Ok(DocEdit {
             path: path.clone(),

@@ -10,7 +10,19 @@
 //! 3. the union of every runtime's persona paths (a profile copied into an inactive runtime's
 //!    tree by an earlier switch goes too), every `<persona file>.bak-<digits>` backup that
 //!    migration left in any tree, and the persona-inline blocks of codex and opencode `AGENTS.md`:
-//!    upstream leaves those, so a retired owner's profile would survive its reset.
+//!    upstream leaves those, so a retired owner's profile would survive its reset;
+//! 4. the previous owner's values in every runtime's own files, active or not ([`owner`]):
+//!    channels, MCP servers, every config.json value presync copied anywhere, the owner's
+//!    credential files and the backups of native files. Upstream leaves them, so the next
+//!    owner's agent would still answer the old owner's bots.
+//!
+//! **Idempotent.** Step 1 runs only when something of an owner is on the device (`has_owner`):
+//! on a device as a reset left it, the active runtime resolves from the image default, and
+//! resetting *that* runtime would wipe the image's own state of it. So a retried reset deletes
+//! nothing, and steps 2 to 4 find nothing left to remove.
+//!
+//! Every configured path was checked before the plan ([`crate::device::Device::load`]): a
+//! runtime folder pointed or linked out of its own tree refuses the reset, not just a warning.
 //!
 //! Nothing here is deleted by hand: every removal is a [`Draft::remove`], so the reset is one
 //! journaled plan (folders are moved aside by rename and can be rolled back), `--dry-run` shows
@@ -24,6 +36,7 @@
 //! whole folder by listing it do not list through a symlinked folder.
 
 pub mod guard;
+pub mod owner;
 pub mod render;
 
 use std::path::PathBuf;
@@ -87,6 +100,8 @@ pub struct ResetPlan {
     /// Everything else, in order (with a runtime command that comes after its files, like
     /// picoclaw's `onboard`).
     pub files: Plan,
+    /// Per native file, the previous owner's values the plan clears from it (masked).
+    pub cleared: Vec<(DevPath, Vec<String>)>,
 }
 
 impl ResetPlan {
@@ -98,22 +113,23 @@ impl ResetPlan {
     }
 }
 
-/// Reads the device for a reset. Unlike other commands a reset works without config.json (a
-/// device reset once already has none): the active runtime then comes from the image default,
-/// ROBOT.md or the built-in default, as it does on the device. A config.json that is there but
-/// unreadable stops the reset: without it osctl cannot tell which runtime's state to wipe.
+/// Reads the device for a reset. A device without config.json (reset once already) reads as
+/// every command reads it: the active runtime then comes from the image default, ROBOT.md or
+/// the built-in default, as it does on the device. A config.json that is there but unreadable
+/// stops the reset: without it osctl cannot tell which runtime's state to wipe.
 pub fn load_device(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
-    let path = env.config_json();
-    let config = match DeviceConfig::load_optional(fs, &path)? {
-        Some(c) => c,
-        None => DeviceConfig::parse(path, "{}".to_string())?,
-    };
-    Device::with_config(fs, env, config)
+    Device::load(fs, env)
 }
 
 /// Plans a reset. Refusals (a mount point in the way, a kept path that a rule would remove)
 /// stop it with exit 1 before anything is written.
 pub fn plan(fs: &RootFs, input: &Input<'_>) -> Result<ResetPlan> {
+    // The diff of a removed MCP container (a codex home emptied whole) shows its servers'
+    // headers and env: register them as every MCP command does. A file that cannot be read is
+    // the owner scrub's to report, if it is still there by then.
+    for rt in REGISTRY {
+        let _ = crate::mcp::reader::read(&Draft::new(fs), &input.device.layout, rt);
+    }
     let mut p = Planner {
         draft: Draft::new(fs),
         fs,
@@ -128,21 +144,73 @@ pub fn plan(fs: &RootFs, input: &Input<'_>) -> Result<ResetPlan> {
         if let Some(unit) = p.unit(active)? {
             p.service(ServiceAction::Stop(unit));
         }
-    } else {
+    } else if has_owner(fs, input.device)? {
         p.runtime_steps(active)?;
+    } else {
+        p.warn(format!(
+            "nothing of an owner is on this device (no settings in {}, no switch in {}): nobody has set it up since it was reset (or ever), so {}'s own reset is skipped; its state is the image's",
+            input.device.env.config_json(),
+            input.device.env.agent_state(),
+            active.name
+        ));
     }
     p.files_started = true;
     p.device_paths(&input.device.env)?;
     p.personas()?;
     p.backups()?;
     p.inline_blocks()?;
+    p.owner_values(input.device)?;
     p.guard.finish()?;
     let mut files = p.draft.finish();
     files.warnings.splice(0..0, p.runtime.warnings.drain(..));
+    let cleared = owner::cleared(&files, &input.device.layout);
     Ok(ResetPlan {
         runtime: p.runtime,
         files,
+        cleared,
     })
+}
+
+/// config.json keys that osctl itself writes on a device nobody has set up: the reconcile
+/// markers of the first boot's baseline.
+const BOOKKEEPING_KEYS: &[&str] = &[
+    "channels_applied_runtime",
+    "channels_unsupported",
+    "mcp_applied_runtime",
+    "llm_config_applied_runtime",
+];
+
+/// Whether the device holds anything of an owner since it was last reset (or ever). A reset
+/// removes config.json and agent_state.json together; a device without either, or with only
+/// what osctl writes there by itself on the next boot (the reconcile baselines, an
+/// `agent_runtime` seeded with the runtime the chain resolves anyway, a one-entry history), has
+/// no owner. Its active runtime then resolves from the image default, which need not be the
+/// runtime the last reset reset: resetting *that* runtime would delete the image's own state of
+/// it (its workspace and skills) on a device that holds nothing of an owner, which a retried
+/// `reset --yes` must not do. Anything else in config.json (setup's settings, credentials) or a
+/// switch in the history counts as an owner, so a device someone uses is reset whole. The rule
+/// reads only the device, so every retry gives the same answer, and it needs no record of
+/// earlier resets (it also holds on a device reset by upstream's os-server or an older osctl).
+fn has_owner(fs: &RootFs, device: &Device) -> Result<bool> {
+    let history = match crate::device::state::AgentState::load(fs, &device.env.agent_state()) {
+        Ok(state) => state.history.len(),
+        // Unreadable: someone wrote it; reset whole rather than guess.
+        Err(_) => return Ok(true),
+    };
+    if history > 1 {
+        return Ok(true);
+    }
+    if !device.config.exists {
+        return Ok(false);
+    }
+    let mut unset = device.clone();
+    unset.config = DeviceConfig::empty(device.config.path.clone());
+    let chain = unset.resolve()?.runtime;
+    Ok(device.config.fields.iter().any(|(key, value)| {
+        let seeded =
+            key == "agent_runtime" && device.config.agent_runtime().ok().flatten() == Some(chain);
+        !(BOOKKEEPING_KEYS.contains(&key.as_str()) || seeded || value.is_null())
+    }))
 }
 
 /// What a reset may never remove, nor a folder above: with a reason for the refusal.

@@ -5,6 +5,7 @@
 use crate::plan::render::human_bytes;
 use crate::plan::{ChangeKind, FileState, Plan, Step};
 use crate::redact::redact;
+use crate::system::path::DevPath;
 
 /// Files and bytes a plan deletes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -46,7 +47,14 @@ fn files_bytes(files: u64, bytes: u64) -> String {
 /// The list: one line per step, in the order they run, then the totals. `live`: whether
 /// commands will really run (on any other root they are printed and skipped).
 /// `reboot`: the reset ends with `systemctl reboot`, after its journal is committed.
-pub fn listing(plan: &Plan, live: bool, reboot: bool) -> String {
+/// `cleared`: per native file, the previous owner's values the plan takes out of it, each
+/// listed under the file's line.
+pub fn listing(
+    plan: &Plan,
+    cleared: &[(DevPath, Vec<String>)],
+    live: bool,
+    reboot: bool,
+) -> String {
     let mut out = String::new();
     for step in &plan.steps {
         let line = match step {
@@ -80,7 +88,19 @@ pub fn listing(plan: &Plan, live: bool, reboot: bool) -> String {
                         format!("  delete  {path}/  (empty folder)")
                     }
                     (_, FileState::Dir { .. }) => format!("  create  {path}/  (empty folder)"),
-                    _ => format!("  edit    {path}  ({})", c.reason),
+                    _ => match cleared.iter().find(|(p, _)| *p == c.path) {
+                        Some((_, items)) => {
+                            let mut line = format!(
+                                "  edit    {path}  (clear the previous owner's values: {})",
+                                items.len()
+                            );
+                            for item in items {
+                                line.push_str(&format!("\n            {item}"));
+                            }
+                            line
+                        }
+                        None => format!("  edit    {path}  ({})", c.reason),
+                    },
                 }
             }
         };

@@ -15,7 +15,7 @@ fn device(active: &str) -> (tempfile::TempDir, RootFs) {
     write(
         r,
         "/root/config/config.json",
-        &format!("{{\"agent_runtime\": \"{active}\"}}\n"),
+        &format!("{{\"agent_runtime\": \"{active}\", \"timezone\": \"Asia/Ho_Chi_Minh\"}}\n"),
     );
     write(r, "/root/config/agent_state.json", "{\"history\": []}\n");
     write(r, "/root/config/bootstrap.json", "{}\n");
@@ -128,6 +128,8 @@ fn every_persona_copy_backup_and_inline_block_goes_and_kept_files_stay() {
         "/root/.hermes/state.db",
         "/root/config/config.json",
         "/root/config/agent_state.json",
+        // A backup of an inactive runtime's config holds the owner's settings too.
+        "/root/.openclaw/openclaw.json.bak.1",
     ] {
         assert!(gone.contains(&p.to_string()), "{p}: {gone:#?}");
     }
@@ -139,7 +141,6 @@ fn every_persona_copy_backup_and_inline_block_goes_and_kept_files_stay() {
         "/root/config/f_r_default_agent",
         "/root/.codex/config.toml",
         "/root/.openclaw/openclaw.json",
-        "/root/.openclaw/openclaw.json.bak.1",
     ] {
         assert!(
             !gone
@@ -209,36 +210,118 @@ fn keep_runtime_state_only_stops_the_unit_and_wipes_personas() {
     assert!(!gone.contains(&"/root/.hermes/state.db".to_string()));
 }
 
+fn apply_plan(fs: &RootFs, plan: &Plan) {
+    let out = crate::output::Printer::new(false, true, 0, crate::output::ColorChoice::Never, true);
+    let services = crate::system::services::Services::Offline;
+    let target = crate::apply::Target {
+        fs,
+        services: &services,
+        out: &out,
+        command: "test",
+    };
+    crate::apply::apply(&target, plan).unwrap();
+}
+
+/// A retried `reset --yes` (a script, a playbook) used to resolve another runtime (config.json
+/// is gone, so the image default answers) and delete that runtime's workspace and skills.
 #[test]
-fn a_second_plan_after_a_reset_has_nothing_to_delete() {
+fn regression_reset_twice_deletes_nothing() {
     for rt in RuntimeId::ALL {
-        let (_d, fs) = device(rt.as_str());
-        let planned = plan_for(&fs, false).unwrap();
-        let out =
-            crate::output::Printer::new(false, true, 0, crate::output::ColorChoice::Never, true);
-        let services = crate::system::services::Services::Offline;
-        let target = crate::apply::Target {
-            fs: &fs,
-            services: &services,
-            out: &out,
-            command: "test",
+        let (d, fs) = device(rt.as_str());
+        // The image default differs from the runtime reset, as on most devices.
+        let other = if rt == RuntimeId::Hermes {
+            "codex"
+        } else {
+            "hermes"
         };
-        crate::apply::apply(&target, &planned.files).unwrap();
-        // config.json is gone: the image default (openclaw) is the active runtime now.
+        write(
+            d.path(),
+            "/root/config/f_r_default_agent",
+            &format!("{other}\n"),
+        );
+        let planned = plan_for(&fs, false).unwrap();
+        apply_plan(&fs, &planned.files);
         let again = plan_for(&fs, false).unwrap();
         assert!(
-            !again.files.has_file_changes() || rt != RuntimeId::Openclaw,
-            "{rt}: {:#?}",
-            again.files
+            again.combined().is_empty(),
+            "{rt}: a second reset still plans {:#?}",
+            again.combined()
         );
         assert!(
-            deleted(&again.files)
+            again
+                .combined()
+                .warnings
                 .iter()
-                .all(|p| p.starts_with("/root/.openclaw/")),
-            "{rt}: a second reset deletes more than openclaw's state: {:#?}",
-            deleted(&again.files)
+                .any(|w| w.contains("own reset is skipped")),
+            "{rt}: {:?}",
+            again.combined().warnings
         );
     }
+}
+
+/// After a reset the next boot's reconcile writes its baselines (and a seeded `agent_runtime`,
+/// and a one-entry history): still nobody's device, so a retried reset deletes nothing.
+#[test]
+fn a_reset_device_after_its_first_boot_still_has_nothing_to_reset() {
+    let (d, fs) = device("hermes");
+    let planned = plan_for(&fs, false).unwrap();
+    apply_plan(&fs, &planned.files);
+    write(
+        d.path(),
+        "/root/config/config.json",
+        "{\"agent_runtime\": \"openclaw\", \"mcp_applied_runtime\": \"openclaw\", \"channels_applied_runtime\": \"openclaw\", \"llm_config_applied_runtime\": \"openclaw\"}\n",
+    );
+    write(
+        d.path(),
+        "/root/config/agent_state.json",
+        "{\"history\": [{\"runtime\": \"openclaw\", \"at\": 1}]}\n",
+    );
+    let again = plan_for(&fs, false).unwrap();
+    assert!(
+        !again.files.has_file_changes()
+            || deleted(&again.files)
+                .iter()
+                .all(|p| p.starts_with("/root/config/")),
+        "{:#?}",
+        deleted(&again.files)
+    );
+    assert!(
+        !deleted(&again.files)
+            .iter()
+            .any(|p| p.starts_with("/root/.openclaw"))
+    );
+    // An owner's setting is an owner: the runtime's own reset runs.
+    write(
+        d.path(),
+        "/root/config/config.json",
+        "{\"agent_runtime\": \"openclaw\", \"llm_api_key\": \"sk-new-owner-000000\"}\n",
+    );
+    let owned = plan_for(&fs, false).unwrap();
+    assert!(
+        deleted(&owned.files).contains(&"/root/.openclaw/workspace".to_string()),
+        "{:#?}",
+        deleted(&owned.files)
+    );
+}
+
+/// Someone set the device up again (config.json exists): the runtime it names is reset.
+#[test]
+fn a_device_set_up_again_after_a_reset_is_reset_again() {
+    let (d, fs) = device("codex");
+    let planned = plan_for(&fs, false).unwrap();
+    apply_plan(&fs, &planned.files);
+    write(
+        d.path(),
+        "/root/config/config.json",
+        "{\"agent_runtime\": \"hermes\"}\n",
+    );
+    write(d.path(), "/root/.hermes/sessions/s2.json", "{}\n");
+    let again = plan_for(&fs, false).unwrap();
+    let gone = deleted(&again.files);
+    assert!(
+        gone.contains(&"/root/.hermes/sessions".to_string()),
+        "{gone:#?}"
+    );
 }
 
 #[test]
@@ -295,17 +378,21 @@ fn a_mount_point_at_or_below_a_removed_path_is_refused() {
 }
 
 #[test]
-fn links_lead_to_the_real_place_inside_the_root_and_are_removed_as_links() {
+fn links_inside_a_runtimes_tree_are_followed_and_a_link_is_removed_as_a_link() {
     let (d, fs) = device("hermes");
     let r = d.path();
-    // A persona file that is a link to a file elsewhere (absolute: taken from the root).
+    // A persona file that is a link to a file elsewhere in its own tree.
     std::fs::remove_file(r.join("root/.opencode/workspace/SOUL.md")).unwrap();
-    std::os::unix::fs::symlink("/etc/passwd", r.join("root/.opencode/workspace/SOUL.md")).unwrap();
-    write(r, "/etc/passwd", "root:x:0:0\n");
-    // A workspace that is a link to a folder inside the root.
+    write(r, "/root/.opencode/souls/mine.md", "mine\n");
+    std::os::unix::fs::symlink(
+        "/root/.opencode/souls/mine.md",
+        r.join("root/.opencode/workspace/SOUL.md"),
+    )
+    .unwrap();
+    // A workspace that is a link to a folder inside the runtime's tree.
     std::fs::remove_dir_all(r.join("root/.claudecode/workspace")).unwrap();
-    write(r, "/data/cc/SOUL.md", "soul\n");
-    std::os::unix::fs::symlink("../../data/cc", r.join("root/.claudecode/workspace")).unwrap();
+    write(r, "/root/.claudecode/data/SOUL.md", "soul\n");
+    std::os::unix::fs::symlink("data", r.join("root/.claudecode/workspace")).unwrap();
     let planned = plan_for(&fs, false).unwrap();
     let soul = planned
         .files
@@ -315,13 +402,201 @@ fn links_lead_to_the_real_place_inside_the_root_and_are_removed_as_links() {
     assert_eq!(
         soul.before,
         FileState::Symlink {
-            target: "/etc/passwd".into()
+            target: "/root/.opencode/souls/mine.md".into()
         }
     );
     let gone = deleted(&planned.files);
-    assert!(gone.contains(&"/data/cc/SOUL.md".to_string()), "{gone:#?}");
-    assert!(!gone.iter().any(|g| g.starts_with("/etc")), "{gone:#?}");
+    assert!(
+        gone.contains(&"/root/.claudecode/data/SOUL.md".to_string()),
+        "{gone:#?}"
+    );
+    assert!(!gone.contains(&"/root/.opencode/souls/mine.md".to_string()));
     assert!(!gone.contains(&"/root/.claudecode/workspace".to_string()));
+}
+
+/// A runtime's folder or file linked out of its own tree (to `/etc`, to another partition) was
+/// warned about and then cleared where it led: now nothing is planned at all.
+#[test]
+fn regression_runtime_home_linked_out_of_its_tree_is_refused() {
+    let cases: [(&str, &str, &str); 4] = [
+        (
+            "root/.hermes",
+            "/etc",
+            "hermes's folder /root/.hermes (at /etc)",
+        ),
+        (
+            "root/.claudecode/workspace",
+            "../../data/cc",
+            "(at /data/cc)",
+        ),
+        (
+            "root/.opencode/workspace/SOUL.md",
+            "/etc/passwd",
+            "(at /etc/passwd)",
+        ),
+        (
+            "root/.openclaw",
+            "/root",
+            "openclaw's folder /root/.openclaw (at /root)",
+        ),
+    ];
+    for (link, target, expect) in cases {
+        let (d, fs) = device("hermes");
+        let r = d.path();
+        write(r, "/etc/passwd", "root:x:0:0\n");
+        write(r, "/data/cc/SOUL.md", "soul\n");
+        let host = r.join(link);
+        if host.is_dir() {
+            std::fs::remove_dir_all(&host).unwrap();
+        } else {
+            std::fs::remove_file(&host).unwrap();
+        }
+        std::os::unix::fs::symlink(target, &host).unwrap();
+        let err = plan_for(&fs, false).unwrap_err();
+        assert_eq!(err.code, "path_not_contained", "{link}: {err:?}");
+        assert!(
+            err.causes.iter().any(|c| c.contains(expect)),
+            "{link}: {:?}",
+            err.causes
+        );
+    }
+}
+
+/// `openclaw_config_dir` set to a system folder made a reset delete it.
+#[test]
+fn regression_openclaw_config_dir_outside_its_tree_is_refused() {
+    for dir in [
+        "/",
+        "/var",
+        "/etc",
+        "/usr",
+        "/root",
+        "/root/config",
+        "/root/.hermes",
+        "/root/.hermes/oc",
+        "/root/../etc",
+        "relative/dir",
+        "/opt/openclaw",
+    ] {
+        let (d, fs) = device("openclaw");
+        write(d.path(), "/etc/hostname", "lamp\n");
+        write(
+            d.path(),
+            "/root/config/config.json",
+            &format!("{{\"agent_runtime\": \"openclaw\", \"openclaw_config_dir\": \"{dir}\"}}\n"),
+        );
+        let err = plan_for(&fs, false).unwrap_err();
+        assert_eq!(err.code, "path_not_contained", "{dir}: {err:?}");
+        assert!(d.path().join("etc/hostname").exists());
+    }
+    // A folder of its own inside the agent home is fine.
+    let (d, fs) = device("openclaw");
+    write(
+        d.path(),
+        "/root/config/config.json",
+        "{\"agent_runtime\": \"openclaw\", \"openclaw_config_dir\": \"/root/.oc\"}\n",
+    );
+    plan_for(&fs, false).unwrap();
+}
+
+/// Everything of the previous owner goes from every runtime's files, active or not; the rest of
+/// each file stays, and the plan lists what it clears, masked.
+#[test]
+fn regression_reset_leaves_no_owner_value_in_any_runtime() {
+    let (d, fs) = device("codex");
+    let r = d.path();
+    write(
+        r,
+        "/root/config/config.json",
+        r#"{"agent_runtime": "codex", "llm_api_key": "sk-owner-0123456789abcdef",
+            "llm_base_url": "https://llm.owner.example/v1",
+            "telegram_bot_token": "123456:AAOwnerOwnerOwner", "telegram_user_id": "42",
+            "mcp_tools": [{"name": "s", "url": "https://tools.owner.example/mcp",
+                           "headers": {"Authorization": "Bearer tok-owner-987654321"}}]}
+"#,
+    );
+    write(
+        r,
+        "/root/.hermes/.env",
+        "# mine\nAUTONOMOUS_API_KEY=sk-owner-0123456789abcdef\nTELEGRAM_BOT_TOKEN=123456:AAOwnerOwnerOwner\nTELEGRAM_ALLOWED_USERS=42\nAPI_SERVER_KEY=hermes-local-api-key\nKEEP=me\n",
+    );
+    write(
+        r,
+        "/root/.hermes/config.yaml",
+        "# hermes\ncustom_providers:\n- name: autonomous\n  base_url: https://llm.owner.example/v1\n  key_env: AUTONOMOUS_API_KEY\nmcp_servers:\n  tool_s:\n    url: https://tools.owner.example/mcp\n    headers:\n      Authorization: Bearer tok-owner-987654321\n    enabled: true\nterminal:\n  cwd: /root/.hermes\n",
+    );
+    write(
+        r,
+        "/root/.openclaw/openclaw.json",
+        r#"{
+  // mine
+  "channels": {"telegram": {"enabled": true, "botToken": "123456:AAOwnerOwnerOwner", "allowFrom": ["42"]}},
+  "models": {"providers": {"autonomous": {"apiKey": "sk-owner-0123456789abcdef", "api": "openai-completions"}}},
+  "gateway": {"port": 18789}
+}
+"#,
+    );
+    write(
+        r,
+        "/root/.openclaw/workspace/configs/notion_access_tokens.json",
+        "{\"t\": \"x\"}\n",
+    );
+    let planned = plan_for(&fs, false).unwrap();
+    apply_plan(&fs, &planned.files);
+    for owner in [
+        "sk-owner-0123456789abcdef",
+        "123456:AAOwnerOwnerOwner",
+        "llm.owner.example",
+        "tools.owner.example",
+        "tok-owner-987654321",
+        "\"42\"",
+        "=42",
+    ] {
+        for entry in walkdir::WalkDir::new(r).into_iter().flatten() {
+            if entry.file_type().is_file() {
+                let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+                assert!(
+                    !text.contains(owner),
+                    "{} still holds {owner}:\n{text}",
+                    entry.path().display()
+                );
+            }
+        }
+    }
+    let env = std::fs::read_to_string(r.join("root/.hermes/.env")).unwrap();
+    assert_eq!(
+        env,
+        "# mine\nAPI_SERVER_KEY=hermes-local-api-key\nKEEP=me\n"
+    );
+    let yaml = std::fs::read_to_string(r.join("root/.hermes/config.yaml")).unwrap();
+    assert!(
+        yaml.starts_with("# hermes\n") && yaml.contains("key_env: AUTONOMOUS_API_KEY"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("cwd: /root/.hermes"), "{yaml}");
+    let oc = std::fs::read_to_string(r.join("root/.openclaw/openclaw.json")).unwrap();
+    assert!(
+        oc.contains("// mine") && oc.contains("18789") && oc.contains("openai-completions"),
+        "{oc}"
+    );
+    assert!(!r.join("root/.openclaw/workspace/configs").exists());
+    // The listing names each value it clears, masked.
+    let env_items = &planned
+        .cleared
+        .iter()
+        .find(|(p, _)| *p == DevPath::new("/root/.hermes/.env"))
+        .unwrap()
+        .1;
+    assert!(
+        env_items.contains(&"AUTONOMOUS_API_KEY = sk-…cdef".to_string()),
+        "{env_items:?}"
+    );
+    let listing = render::listing(&planned.combined(), &planned.cleared, false, false);
+    assert!(
+        listing.contains("TELEGRAM_BOT_TOKEN = 123…wner"),
+        "{listing}"
+    );
+    assert!(!listing.contains("AAOwnerOwnerOwner"), "{listing}");
 }
 
 #[test]

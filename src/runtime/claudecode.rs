@@ -96,5 +96,6 @@ pub const SPEC: Runtime = Runtime {
             Loc::abs("/usr/local/bin/claude"),
         ],
         inline_persona: &[],
+        owner: &[Loc::home(".claude/.credentials.json")],
     },
 };

@@ -67,5 +67,6 @@ pub const SPEC: Runtime = Runtime {
         ],
         keep: &[],
         inline_persona: &[Loc::codex("workspace/AGENTS.md")],
+        owner: &[Loc::codex("auth.json")],
     },
 };

@@ -119,5 +119,6 @@ pub const SPEC: Runtime = Runtime {
             Loc::home(".hermes/skills/authored"),
         ],
         inline_persona: &[],
+        owner: &[Loc::home(".hermes/bluebubbles_caller_context.txt")],
     },
 };

@@ -423,6 +423,10 @@ pub struct ResetSpec {
     /// Files that carry the owner's persona inline, between the persona-inline delimiters
     /// (codex and opencode `AGENTS.md`, section 5.6): the block is stripped, the rest is kept.
     pub inline_persona: &'static [Loc],
+    /// The owner's credentials that live in files of their own rather than in the runtime's
+    /// config (connector tokens, a subscription login, the BlueBubbles caller context): removed
+    /// on every reset, active runtime or not, like the persona copies.
+    pub owner: &'static [Loc],
 }
 
 /// A runtime's facts.

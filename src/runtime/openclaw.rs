@@ -108,5 +108,6 @@ pub const SPEC: Runtime = Runtime {
             Loc::openclaw("device-key.json"),
         ],
         inline_persona: &[],
+        owner: &[Loc::openclaw("workspace/configs")],
     },
 };

@@ -70,5 +70,6 @@ pub const SPEC: Runtime = Runtime {
         ],
         keep: &[],
         inline_persona: &[Loc::home(".opencode/workspace/AGENTS.md")],
+        owner: &[Loc::home(".local/share/opencode/auth.json")],
     },
 };

@@ -98,5 +98,6 @@ pub const SPEC: Runtime = Runtime {
         ],
         keep: &[],
         inline_persona: &[],
+        owner: &[],
     },
 };

@@ -101,6 +101,9 @@ pub struct Preview {
     blocks: Vec<Block>,
     /// `systemctl ARGS` lines, as ARGS (without notes such as `(up to 3 tries)`).
     pub services: Vec<String>,
+    /// The unit a switch says it stops, resets and starts again once if it does not settle
+    /// (`#   if it does not: systemctl stop and reset-failed U, install once …`).
+    pub retry_unit: Option<String>,
 }
 
 fn parse_mode(s: &str) -> Option<u32> {
@@ -129,6 +132,11 @@ impl Preview {
         let mut i = 0;
         while i < lines.len() {
             let l = lines[i].trim_end_matches('\n');
+            if let Some(rest) = l.strip_prefix("#   if it does not: systemctl stop and reset-failed ") {
+                p.retry_unit = rest.split([',', ' ']).next().map(str::to_string);
+                i += 1;
+                continue;
+            }
             if let Some(rest) = l.strip_prefix("# systemctl ") {
                 let args = match rest.find(" (") {
                     Some(at) => &rest[..at],
