@@ -20,7 +20,6 @@ fn run(root: &Path, args: &[&str]) -> String {
     shown
 }
 
-#[allow(dead_code)]
 fn read(root: &Path, rel: &str) -> String {
     std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
@@ -101,4 +100,72 @@ fn regression_backup_widened_permissions() {
     // The files themselves keep their modes.
     assert_eq!(mode(&memories.join("USER.md")), 0o600);
     assert_eq!(mode(&memories.join("MEMORY.md")), 0o640);
+}
+
+#[test]
+fn regression_identity_kept_stale_placeholder() {
+    let dir = sandbox();
+    let root = dir.path();
+    config(root, "openclaw");
+    write(
+        root,
+        HERMES_SOUL,
+        "You are Lumi, a friendly lamp.\n\n## Your identity card\n\nYour owner set this — it \
+         overrides any default name or vibe above.\n\n- **Name:** Lumi\n- **Vibe:** warm\n"
+            .as_bytes(),
+        0o644,
+    );
+    // The owner had typed the name already; the template's hint stayed under it.
+    let identity = format!("{OPENCLAW_WS}/IDENTITY.md");
+    write(
+        root,
+        &identity,
+        b"# IDENTITY.md - Who Am I?\n\n- **Name:** Lumi\n  _(pick something you like)_\n- **Vibe:**\n  _(how do you come across?)_\n",
+        0o644,
+    );
+    run(root, &["migrate", "--from", "hermes", "--to", "openclaw"]);
+    assert_eq!(
+        read(root, &identity),
+        "# IDENTITY.md - Who Am I?\n\n- **Name:** Lumi\n- **Vibe:** warm\n"
+    );
+    // and a second run has nothing left to do there
+    let second = run(root, &["migrate", "--from", "hermes", "--to", "openclaw"]);
+    assert!(second.contains("identity        skipped"), "{second}");
+}
+
+#[test]
+fn regression_no_overwrite_appended_identity_card() {
+    let dir = sandbox();
+    let root = dir.path();
+    config(root, "hermes");
+    write(
+        root,
+        &format!("{OPENCLAW_WS}/SOUL.md"),
+        b"You are Lumi, a friendly lamp.\n",
+        0o644,
+    );
+    write(
+        root,
+        &format!("{OPENCLAW_WS}/IDENTITY.md"),
+        b"- **Name:** Lumi\n- **Vibe:** warm\n",
+        0o644,
+    );
+    let kept = b"You are Pip, the owner's own hermes persona.\n";
+    write(root, HERMES_SOUL, kept, 0o600);
+    let out = run(
+        root,
+        &[
+            "migrate",
+            "--from",
+            "openclaw",
+            "--to",
+            "hermes",
+            "--no-overwrite",
+        ],
+    );
+    assert_eq!(std::fs::read(root.join(HERMES_SOUL)).unwrap(), kept);
+    assert_eq!(mode(&root.join(HERMES_SOUL)), 0o600);
+    assert!(named(&root.join("root/.hermes"), "SOUL.md.bak-").is_empty());
+    assert!(out.contains("soul            conflict"), "{out}");
+    assert!(out.contains("identity-inline conflict"), "{out}");
 }

@@ -45,6 +45,9 @@ pub struct Migrator<'d, 'a> {
     pub opts: &'d Options,
     items: Vec<Item>,
     staged: Vec<Staged>,
+    /// Files left as they are because they differ and `--no-overwrite` keeps them: nothing of
+    /// this migration may touch them (the identity card included).
+    kept: Vec<DevPath>,
 }
 
 impl<'d, 'a> Migrator<'d, 'a> {
@@ -62,6 +65,7 @@ impl<'d, 'a> Migrator<'d, 'a> {
             opts,
             items: Vec::new(),
             staged: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
@@ -78,6 +82,10 @@ impl<'d, 'a> Migrator<'d, 'a> {
     }
 
     fn stage(&mut self, path: &DevPath, content: String) -> Result<()> {
+        debug_assert!(
+            !self.kept.contains(path),
+            "{path} is kept by --no-overwrite"
+        );
         if let Some(s) = self.staged.iter_mut().find(|s| &s.path == path) {
             s.content = content;
             return Ok(());
@@ -162,6 +170,7 @@ impl<'d, 'a> Migrator<'d, 'a> {
             return Ok(());
         }
         if existing.is_some() && !self.opts.overwrite {
+            self.kept.push(dest.clone());
             self.record(
                 "soul",
                 source,
@@ -229,6 +238,19 @@ impl<'d, 'a> Migrator<'d, 'a> {
         };
         if raw.contains(CARD_HEADING) {
             skip(self, "identity already inlined");
+            return Ok(());
+        }
+        if self.kept.contains(soul) {
+            // The soul was kept as the owner has it: appending the card would change the very
+            // file `--no-overwrite` promised to leave alone (upstream appended it, with a backup).
+            self.record(
+                KIND,
+                source,
+                soul,
+                ItemStatus::Conflict,
+                "soul kept by --no-overwrite; identity card not inlined",
+                Map::new(),
+            );
             return Ok(());
         }
         self.stage(soul, identity::inline_card(&raw, &block))?;
