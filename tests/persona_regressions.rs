@@ -169,3 +169,69 @@ fn regression_no_overwrite_appended_identity_card() {
     assert!(out.contains("soul            conflict"), "{out}");
     assert!(out.contains("identity-inline conflict"), "{out}");
 }
+
+/// `YYYY-MM-DD` of a day count since 1970-01-01 (Howard Hinnant's civil_from_days).
+fn date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[test]
+fn regression_overflow_kept_the_oldest_memories() {
+    let dir = sandbox();
+    let root = dir.path();
+    config(root, "hermes");
+    // 5,000 daily notes, one a day from 2012-01-01 (15340 days after the epoch).
+    let first = 15_340;
+    assert_eq!(date(first), "2012-01-01");
+    for i in 0..5_000 {
+        let day = date(first + i);
+        write(
+            root,
+            &format!("{OPENCLAW_WS}/memory/{day}.md"),
+            format!("- on {day} the owner asked for warm light\n").as_bytes(),
+            0o644,
+        );
+    }
+    let newest = date(first + 4_999);
+    let out = run(root, &["migrate", "--from", "openclaw", "--to", "hermes"]);
+    let memory = read(root, "root/.hermes/memories/MEMORY.md");
+    assert!(
+        memory.contains(&format!("on {newest} the owner")),
+        "{memory}"
+    );
+    assert!(
+        !memory.contains("on 2012-"),
+        "the oldest notes were kept:\n{memory}"
+    );
+    // what is kept is the most recent run of days, newest first
+    let kept: Vec<&str> = memory.split("\n§\n").collect();
+    assert_eq!(
+        kept[0],
+        format!("on {newest} the owner asked for warm light")
+    );
+    let n = kept.len() as i64;
+    assert_eq!(
+        kept.last().unwrap().trim(),
+        format!(
+            "on {} the owner asked for warm light",
+            date(first + 5_000 - n)
+        )
+    );
+    // the text report says how many were dropped and from which dates
+    let dropped = 5_000 - n;
+    let oldest_kept_gone = date(first + 5_000 - n - 1);
+    let want = format!(
+        "{dropped} entries do not fit the 2200-code-point limit and are not carried: {dropped} \
+         from the daily notes of 2012-01-01 to {oldest_kept_gone} ({dropped} days)"
+    );
+    assert!(out.contains(&want), "{want}\n{out}");
+}

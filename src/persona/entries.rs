@@ -558,6 +558,12 @@ pub struct MergeStats {
 /// existing entries first, then each incoming entry that is not a duplicate (of an existing or an
 /// added entry) while the entries joined by [`DELIMITER`] stay within `limit` code points; the
 /// rest are counted as overflowed and dropped. Memory use is bounded by what fits the limit.
+///
+/// Daily notes are offered newest first ([`Merger::source`] with `daily`), and the first daily
+/// entry that does not fit closes the merge to every later daily entry: what is kept of them is
+/// the most recent run, never an old note that happened to be short enough to fill the gap
+/// (upstream offered them oldest first, so a long history kept its first year and dropped every
+/// recent day). Which sources lost entries is recorded for the report ([`Merger::overflow`]).
 pub struct Merger {
     format: EntryFormat,
     limit: usize,
@@ -566,6 +572,20 @@ pub struct Merger {
     /// Code points of the entries joined by the separator.
     len: usize,
     stats: MergeStats,
+    /// The source of the entries being offered, and whether it is a daily note.
+    source: Option<(String, bool)>,
+    /// A daily entry overflowed: no later daily entry is added.
+    daily_closed: bool,
+    overflow: Vec<Overflow>,
+}
+
+/// Entries of one source that did not fit the limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overflow {
+    /// The source file (a path), or for a daily note its date (the file's stem).
+    pub source: String,
+    pub daily: bool,
+    pub entries: usize,
 }
 
 impl Merger {
@@ -596,7 +616,21 @@ impl Merger {
             entries,
             seen,
             len,
+            source: None,
+            daily_closed: false,
+            overflow: Vec::new(),
         }
+    }
+
+    /// Names the source of the entries offered next (for the report); `daily`: they are a daily
+    /// note's, offered newest first.
+    pub fn source(&mut self, source: impl Into<String>, daily: bool) {
+        self.source = Some((source.into(), daily));
+    }
+
+    /// The sources that lost entries to the limit, in the order they were offered.
+    pub fn overflow(&self) -> &[Overflow] {
+        &self.overflow
     }
 
     /// The entries so far (existing and added).
@@ -630,20 +664,38 @@ impl Merger {
             self.stats.duplicates += 1;
             return;
         }
+        let daily = self.source.as_ref().is_some_and(|(_, d)| *d);
         let n = char_len(e);
         let candidate = if self.entries.is_empty() {
             n
         } else {
             self.len + DELIMITER_CHARS + n
         };
-        if candidate > self.limit {
+        if candidate > self.limit || (daily && self.daily_closed) {
             self.stats.overflowed += 1;
+            self.daily_closed |= daily;
+            self.note_overflow();
             return;
         }
         self.entries.push(e.to_string());
         self.seen.insert(key.to_string());
         self.len = candidate;
         self.stats.added += 1;
+    }
+
+    fn note_overflow(&mut self) {
+        let (source, daily) = self
+            .source
+            .as_ref()
+            .map_or(("", false), |(s, d)| (s.as_str(), *d));
+        match self.overflow.last_mut() {
+            Some(last) if last.source == source && last.daily == daily => last.entries += 1,
+            _ => self.overflow.push(Overflow {
+                source: source.to_string(),
+                daily,
+                entries: 1,
+            }),
+        }
     }
 
     pub fn stats(&self) -> MergeStats {
@@ -745,6 +797,44 @@ mod tests {
                 incoming: 5
             }
         );
+    }
+
+    #[test]
+    fn regression_overflow_kept_the_oldest_memories() {
+        // Daily notes come newest first; the first that does not fit closes the merge to every
+        // older one, even one short enough to fill the gap.
+        let mut m = Merger::new(vec![], EntryFormat::Bullets, 20);
+        m.source("MEMORY.md", false);
+        m.offer("curated");
+        for (day, entry) in [
+            ("2026-11-03", "newest"),
+            ("2026-11-02", "a long middle entry"),
+            ("2026-11-01", "o"),
+        ] {
+            m.source(day, true);
+            m.offer(entry);
+        }
+        assert_eq!(m.entries(), ["curated", "newest"]);
+        assert_eq!(m.stats().overflowed, 2);
+        assert_eq!(
+            m.overflow(),
+            [
+                Overflow {
+                    source: "2026-11-02".into(),
+                    daily: true,
+                    entries: 1
+                },
+                Overflow {
+                    source: "2026-11-01".into(),
+                    daily: true,
+                    entries: 1
+                },
+            ]
+        );
+        // a duplicate of a kept entry stays a duplicate after the close
+        m.source("2026-10-31", true);
+        m.offer("newest");
+        assert_eq!(m.stats().duplicates, 1);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value, json};
 
 use super::entries::{
-    Merger, canonical, canonical_list, parse_entries, parse_entries_scanned, serialize,
+    Merger, Overflow, canonical, canonical_list, parse_entries, parse_entries_scanned, serialize,
 };
 use super::identity::{self, CARD_HEADING, IdentityField};
 use super::rebrand::rebrand;
@@ -120,6 +120,7 @@ impl<'d, 'a> Migrator<'d, 'a> {
             status,
             reason: reason.to_string(),
             details,
+            note: String::new(),
         });
     }
 
@@ -326,13 +327,26 @@ impl<'d, 'a> Migrator<'d, 'a> {
         Ok(Merger::new(existing, self.rt.persona.format, limit))
     }
 
-    /// Offers each entry of the daily files, one file at a time.
+    /// Offers entries read from `source` (rebranded for this runtime).
+    pub fn offer_entries(&self, source: Option<&DevPath>, entries: &[String], merger: &mut Merger) {
+        if let Some(source) = source {
+            merger.source(source.to_string(), false);
+        }
+        for e in entries {
+            merger.offer(&self.rebrand(e));
+        }
+    }
+
+    /// Offers each entry of the daily files, one file at a time, in the order given (newest
+    /// first: [`super::daily_order`]).
     pub fn offer_daily(&self, files: &[DevPath], merger: &mut Merger) -> Result<()> {
         // A draft without pending file changes reads what the rooted filesystem reads; going to
         // it directly resolves each path once instead of twice (stat, then read), which counts
         // with thousands of daily files. This migration's own writes are staged, not drafted.
         let direct = !self.draft.has_file_changes();
         for path in files {
+            let name = path.file_name().unwrap_or_default();
+            merger.source(super::daily_date(name).unwrap_or(name), true);
             let text = if direct {
                 // A folder named `*.md` is an error for the filesystem and absent for the draft
                 // (skipped, as upstream skips it); the draft also re-raises a real error.
@@ -365,7 +379,9 @@ impl<'d, 'a> Migrator<'d, 'a> {
         limit: usize,
     ) -> Result<()> {
         let stats = merger.stats();
-        let details = merge_details(stats, limit);
+        let mut details = merge_details(stats, limit);
+        overflow_details(merger.overflow(), &mut details);
+        let note = overflow_note(merger.overflow(), stats.overflowed, limit);
         if stats.incoming == 0 {
             let reason = "no importable entries found";
             self.record(kind, source, dest, ItemStatus::Skipped, reason, details);
@@ -374,13 +390,22 @@ impl<'d, 'a> Migrator<'d, 'a> {
         if stats.added == 0 {
             let reason = "no new entries to import";
             self.record(kind, source, dest, ItemStatus::Skipped, reason, details);
+            self.note(note);
             return Ok(());
         }
         let text = serialize(merger.entries(), self.rt.persona.format);
         self.stage(dest, text)?;
         let reason = self.done("would merge entries", "merged entries");
         self.record(kind, source, dest, ItemStatus::Migrated, &reason, details);
+        self.note(note);
         Ok(())
+    }
+
+    /// A note on the item recorded last, for the text report.
+    fn note(&mut self, note: String) {
+        if let Some(item) = self.items.last_mut() {
+            item.note = note;
+        }
     }
 
     /// USER.md (upstream `writeUserProfile`): the singular fields filled in place, the rest
@@ -464,4 +489,73 @@ fn merge_details(stats: super::entries::MergeStats, limit: usize) -> Map<String,
         unreachable!("a JSON object literal")
     };
     map
+}
+
+/// The report's details on what did not fit: for the daily notes, how many days lost entries and
+/// the oldest and newest of them; for each other source, its entries left out.
+fn overflow_details(overflow: &[Overflow], details: &mut Map<String, Value>) {
+    let days: Vec<&Overflow> = overflow.iter().filter(|o| o.daily).collect();
+    if let (Some(oldest), Some(newest)) = (
+        days.iter().map(|o| o.source.as_str()).min(),
+        days.iter().map(|o| o.source.as_str()).max(),
+    ) {
+        details.insert("overflowed_daily_notes".into(), days.len().into());
+        details.insert(
+            "overflowed_daily_entries".into(),
+            days.iter().map(|o| o.entries).sum::<usize>().into(),
+        );
+        details.insert("overflowed_daily_oldest".into(), oldest.into());
+        details.insert("overflowed_daily_newest".into(), newest.into());
+    }
+    let others: Vec<Value> = overflow
+        .iter()
+        .filter(|o| !o.daily)
+        .map(|o| json!({"source": o.source, "entries": o.entries}))
+        .collect();
+    if !others.is_empty() {
+        details.insert("overflowed_sources".into(), others.into());
+    }
+}
+
+/// `12 entries did not fit the 2200-code-point limit and were not carried: 10 from the daily
+/// notes of 2026-06-01 to 2026-06-09 (9 days), 2 from /root/…/KNOWLEDGE.md`; empty when all fit.
+fn overflow_note(overflow: &[Overflow], total: usize, limit: usize) -> String {
+    if total == 0 {
+        return String::new();
+    }
+    let mut parts = Vec::new();
+    let mut days: Vec<&str> = overflow
+        .iter()
+        .filter(|o| o.daily)
+        .map(|o| o.source.as_str())
+        .collect();
+    if !days.is_empty() {
+        let n: usize = overflow.iter().filter(|o| o.daily).map(|o| o.entries).sum();
+        days.sort_unstable();
+        days.dedup();
+        let when = match days.as_slice() {
+            [one] => format!("the daily note of {one}"),
+            [a, b] => format!("the daily notes of {a} and {b}"),
+            [first, .., last] => {
+                format!("the daily notes of {first} to {last} ({} days)", days.len())
+            }
+            [] => unreachable!("checked not empty"),
+        };
+        parts.push(format!("{n} from {when}"));
+    }
+    for o in overflow.iter().filter(|o| !o.daily) {
+        let from = if o.source.is_empty() {
+            "other sources"
+        } else {
+            &o.source
+        };
+        parts.push(format!("{} from {from}", o.entries));
+    }
+    let entries = if total == 1 { "entry" } else { "entries" };
+    let verb = if total == 1 { "does" } else { "do" };
+    format!(
+        "{total} {entries} {verb} not fit the {limit}-code-point limit and {} not carried: {}",
+        if total == 1 { "is" } else { "are" },
+        parts.join(", ")
+    )
 }

@@ -125,25 +125,51 @@ impl Source<'_, '_> {
         Ok((entries::parse_entries(&text), from))
     }
 
-    /// The daily memory files (`<daily_dir>/*.md`, sorted, without a MEMORY.md kept in the same
-    /// folder), and the folder when it has any; none without `include_daily`.
+    /// The daily memory files (`<daily_dir>/*.md`, without a MEMORY.md kept in the same folder),
+    /// newest first ([`daily_order`]), and the folder when it has any; none without
+    /// `include_daily`.
     pub fn daily_files(&self) -> Result<(Vec<DevPath>, Option<DevPath>)> {
         let Some(dir) = self.rt.persona.daily_dir.filter(|_| self.include_daily) else {
             return Ok((Vec::new(), None));
         };
         let dir = self.layout.path(dir);
         let memory = self.layout.path(self.rt.persona.memory);
-        let files: Vec<DevPath> = self
+        let mut names: Vec<String> = self
             .draft
             .list_dir(&dir)?
             .into_iter()
             .filter(|name| name.ends_with(".md"))
+            .collect();
+        names.sort_by(|a, b| daily_order(a, b));
+        let files: Vec<DevPath> = names
+            .into_iter()
             .map(|name| dir.join(name))
             .filter(|p| *p != memory)
             .collect();
         let from = (!files.is_empty()).then_some(dir);
         Ok((files, from))
     }
+}
+
+/// The order daily notes are folded in: dated ones (`YYYY-MM-DD….md`) newest first, then the
+/// others by name. The memory limit keeps what comes first, and the recent days are the ones
+/// the owner's agent needs (upstream folded them oldest first, so a long history kept its first
+/// year and nothing recent).
+pub fn daily_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (daily_date(a), daily_date(b)) {
+        (Some(_), Some(_)) => b.cmp(a),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(b),
+    }
+}
+
+/// The date a daily note's file name opens with (`2026-07-01.md` → `2026-07-01`).
+pub fn daily_date(name: &str) -> Option<&str> {
+    let date = name.get(..10)?;
+    let b = date.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    (digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)).then_some(date)
 }
 
 /// Plans the migration of the persona from one runtime to another into `draft` and returns the
@@ -241,6 +267,33 @@ pub fn wipe_paths(layout: &Layout) -> Vec<DevPath> {
 mod tests {
     use super::*;
     use crate::device::paths::DeviceEnv;
+
+    #[test]
+    fn daily_notes_newest_first_then_undated() {
+        let mut names = vec![
+            "notes.md",
+            "2012-01-01.md",
+            "2026-07-02.md",
+            "2026-07-01-evening.md",
+            "2026-07-10.md",
+            "a.md",
+        ];
+        names.sort_by(|a, b| daily_order(a, b));
+        assert_eq!(
+            names,
+            [
+                "2026-07-10.md",
+                "2026-07-02.md",
+                "2026-07-01-evening.md",
+                "2012-01-01.md",
+                "a.md",
+                "notes.md"
+            ]
+        );
+        assert_eq!(daily_date("2026-07-01.md"), Some("2026-07-01"));
+        assert_eq!(daily_date("2026-7-01.md"), None);
+        assert_eq!(daily_date("é026-07-01.md"), None);
+    }
 
     #[test]
     fn every_runtime_has_an_adapter_in_registry_order() {
