@@ -235,3 +235,51 @@ fn regression_overflow_kept_the_oldest_memories() {
     );
     assert!(out.contains(&want), "{want}\n{out}");
 }
+
+/// openclaw's USER.md template as a workspace holds it (2026.2.9 to 2026.4.15), with a
+/// `## Related` section of links.
+const USER_TEMPLATE: &str = "# USER.md - About Your Human\n\n\
+    _Learn about the person you're helping. Update this as you go._\n\n\
+    - **Name:**\n- **What to call them:**\n- **Pronouns:** _(optional)_\n- **Timezone:**\n\
+    - **Notes:**\n\n## Context\n\n\
+    _(What do they care about? What projects are they working on? What annoys them? What makes \
+    them laugh? Build this over time.)_\n\n---\n\n\
+    The more you know, the better you can help. But remember — you're learning about a person, \
+    not building a dossier. Respect the difference.\n\n## Related\n\n- [[IDENTITY]]\n- [[SOUL]]\n";
+
+#[test]
+fn regression_user_template_rewritten() {
+    let dir = sandbox();
+    let root = dir.path();
+    config(root, "codex");
+    write(
+        root,
+        &format!("{OPENCLAW_WS}/USER.md"),
+        "# USER.md - About Your Human\n\n- **Name:** Nguyễn Thị Ngân\n- **What to call them:** Ngân\n\
+         - **Timezone:** Asia/Ho_Chi_Minh\n\n## Context\n\nNgân is learning the guitar.\n"
+            .as_bytes(),
+        0o644,
+    );
+    let dest = "root/.codex/workspace/USER.md";
+    write(root, dest, USER_TEMPLATE.as_bytes(), 0o644);
+    run(root, &["migrate", "--from", "openclaw", "--to", "codex"]);
+    let out = read(root, dest);
+    let want = USER_TEMPLATE
+        .replace("- **Name:**\n", "- **Name:** Nguyễn Thị Ngân\n")
+        .replace(
+            "- **What to call them:**\n",
+            "- **What to call them:** Ngân\n",
+        )
+        .replace("- **Timezone:**\n", "- **Timezone:** Asia/Ho_Chi_Minh\n")
+        .replace(
+            "Respect the difference.\n",
+            "Respect the difference.\n\n- Ngân is learning the guitar.\n",
+        );
+    assert_eq!(out, want);
+    // the backup holds the template as it was
+    let backups = named(&root.join("root/.codex/workspace"), "USER.md.bak-");
+    assert_eq!(std::fs::read_to_string(&backups[0]).unwrap(), USER_TEMPLATE);
+    let second = run(root, &["migrate", "--from", "openclaw", "--to", "codex"]);
+    assert!(second.contains("user-profile    skipped"), "{second}");
+    assert_eq!(read(root, dest), want);
+}

@@ -14,7 +14,8 @@ use std::borrow::Cow;
 use serde_json::{Map, Value, json};
 
 use super::entries::{
-    Merger, Overflow, canonical, canonical_list, parse_entries, parse_entries_scanned, serialize,
+    DELIMITER, Merger, Overflow, canonical, canonical_list, parse_entries, parse_entries_scanned,
+    serialize,
 };
 use super::identity::{self, CARD_HEADING, IdentityField};
 use super::rebrand::rebrand;
@@ -25,7 +26,7 @@ use crate::device::paths::Layout;
 use crate::error::Result;
 use crate::format::mdblock::{self, OS_MARKER};
 use crate::plan::Draft;
-use crate::runtime::{Loc, Runtime};
+use crate::runtime::{EntryFormat, Loc, Runtime};
 use crate::system::path::DevPath;
 
 /// A file the migration writes: what it held before, what it will hold.
@@ -420,10 +421,9 @@ impl<'d, 'a> Migrator<'d, 'a> {
         let source = source.map(DevPath::to_string);
         let format = self.rt.persona.format;
         let limit = self.opts.user_limit;
+        let original = self.read_text(dest)?;
         let existing = canonical_list(
-            self.read_text(dest)?
-                .map(|t| parse_entries(&t))
-                .unwrap_or_default(),
+            original.as_deref().map(parse_entries).unwrap_or_default(),
             format,
         );
         let incoming_canon: Vec<String> = incoming
@@ -452,7 +452,18 @@ impl<'d, 'a> Migrator<'d, 'a> {
             self.record(KIND, source, dest, ItemStatus::Skipped, reason, details);
             return Ok(());
         }
-        let text = serialize(merger.entries(), format);
+        // A Markdown form is edited in place (the template stays line for line); hermes' `§`
+        // entries, an empty file and a form that cannot be edited in place are written whole.
+        let in_place = match (&original, format) {
+            (Some(text), EntryFormat::Bullets)
+                if !text.trim().is_empty() && !text.contains(DELIMITER) =>
+            {
+                let added = &merger.entries()[stats.existing..];
+                user_profile::edit_form(text, &fields, added, merger.entries())
+            }
+            _ => None,
+        };
+        let text = in_place.unwrap_or_else(|| serialize(merger.entries(), format));
         self.stage(dest, text)?;
         let reason = self.done("would merge user profile", "merged user profile");
         self.record(KIND, source, dest, ItemStatus::Migrated, &reason, details);
