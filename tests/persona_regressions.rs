@@ -283,3 +283,96 @@ fn regression_user_template_rewritten() {
     assert!(second.contains("user-profile    skipped"), "{second}");
     assert_eq!(read(root, dest), want);
 }
+
+/// A copy of the sample device.
+fn sample_device(root: &Path) {
+    copy_tree(&repo().join("examples/device"), root);
+}
+
+#[test]
+fn regression_presync_discarded_owner_soul() {
+    let dir = sandbox();
+    let root = dir.path();
+    sample_device(root);
+    let soul = format!("{OPENCLAW_WS}/SOUL.md");
+    assert!(read(root, &soul).starts_with("# Soul\n"));
+    run(root, &["presync", "openclaw"]);
+    let out = read(root, &soul);
+    assert!(out.contains("You are Lumi, a friendly lamp."), "{out}");
+    assert!(
+        out.starts_with("<!-- OS DO NOT REMOVE -->\nYou are a desk lamp."),
+        "{out}"
+    );
+    // nothing of the owner's went, so there is nothing to back up
+    assert!(named(&root.join(OPENCLAW_WS), "SOUL.md.bak-").is_empty());
+    // and the boot path's second run is quiet
+    let again = run(root, &["presync", "openclaw"]);
+    assert!(again.contains("nothing to do"), "{again}");
+}
+
+#[test]
+fn regression_presync_discarded_migrated_persona() {
+    // A switch openclaw → hermes migrates the persona; hermes' ExecStartPre= presync then ran
+    // upstream's heading test on it and deleted it with its identity card.
+    let dir = sandbox();
+    let root = dir.path();
+    sample_device(root);
+    run(root, &["migrate", "--from", "openclaw", "--to", "hermes"]);
+    let migrated = read(root, HERMES_SOUL);
+    assert!(
+        migrated.contains("You are Lumi, a friendly lamp."),
+        "{migrated}"
+    );
+    assert!(migrated.contains("## Your identity card"), "{migrated}");
+    run(root, &["presync", "hermes"]);
+    let out = read(root, HERMES_SOUL);
+    assert!(
+        out.starts_with("<!-- OS DO NOT REMOVE -->\nYou are a desk lamp."),
+        "{out}"
+    );
+    for kept in [
+        "# Soul",
+        "You are Lumi, a friendly lamp.",
+        "## Your identity card",
+        "- **Name:** Lumi",
+        "- **Vibe:** warm",
+    ] {
+        assert!(out.contains(kept), "{kept:?} lost:\n{out}");
+    }
+    let again = run(root, &["presync", "hermes"]);
+    assert!(again.contains("nothing to do"), "{again}");
+}
+
+#[test]
+fn presync_backs_up_the_owners_text_below_a_broken_block() {
+    let dir = sandbox();
+    let root = dir.path();
+    sample_device(root);
+    let soul = format!("{OPENCLAW_WS}/SOUL.md");
+    // the block's `---` end line was deleted: the block runs to the end of the file
+    let broken = "<!-- OS DO NOT REMOVE -->\nan old device soul\n\nMy own notes.\n";
+    write(root, &soul, broken.as_bytes(), 0o600);
+    run(root, &["presync", "openclaw"]);
+    let backups = named(&root.join(OPENCLAW_WS), "SOUL.md.bak-");
+    assert_eq!(backups.len(), 1, "{backups:?}");
+    assert_eq!(std::fs::read_to_string(&backups[0]).unwrap(), broken);
+    assert_eq!(mode(&backups[0]), 0o600);
+    // a stock default discarded is not the owner's: no backup for it
+    let stock = include_str!("../embedded/souls/openclaw-2026.9.6.md");
+    let dir = sandbox();
+    let root = dir.path();
+    sample_device(root);
+    write(
+        root,
+        &soul,
+        format!("{stock}\n## Personal\n\nTea.\n").as_bytes(),
+        0o644,
+    );
+    run(root, &["presync", "openclaw"]);
+    assert_eq!(
+        read(root, &soul),
+        "<!-- OS DO NOT REMOVE -->\nYou are a desk lamp. You speak briefly, you light the way, and \
+         you never pretend to be a person.\n---\n\n## Personal\n\nTea.\n"
+    );
+    assert!(named(&root.join(OPENCLAW_WS), "SOUL.md.bak-").is_empty());
+}

@@ -8,13 +8,14 @@
 //!
 //! The rules are upstream's, in their own modules: entries and limits ([`entries`]), identity
 //! fields and the hermes card ([`identity`]), USER.md as a form ([`user_profile`]), rebranding
-//! ([`rebrand`]). What is carried: SOUL.md, the identity, MEMORY.md (with daily memory folded in),
+//! ([`rebrand`]); the runtimes' stock default souls, which presync tells from the owner's by
+//! content, are [`souls`]. What is carried: SOUL.md, the identity, MEMORY.md (with daily memory folded in),
 //! KNOWLEDGE.md and USER.md. Never carried: AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/
 //! and runtime memory databases; they belong to their runtime.
 //!
 //! Planning is pure: every read goes through the [`Draft`], and the migration's writes become
 //! draft writes only at the end ([`run_migration`]), each preceded by a `<file>.bak-<nanoseconds>`
-//! copy of what it replaces. A file whose content would not change is neither written nor backed
+//! copy of what it replaces ([`backup`], with the file's own mode). A file whose content would not change is neither written nor backed
 //! up, so a second identical run plans nothing.
 
 pub mod backup;
@@ -24,6 +25,7 @@ pub mod identity;
 pub mod migrator;
 pub mod rebrand;
 pub mod report;
+pub mod souls;
 pub mod user_profile;
 
 mod claudecode;
