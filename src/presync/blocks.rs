@@ -115,9 +115,13 @@ pub fn device_soul(cx: &mut Cx<'_, '_>) -> Result<Option<String>> {
 pub fn upsert_soul(text: &str, soul: &str, rt: RuntimeId) -> (String, Option<String>) {
     let stripped = mdblock::strip_block(text, OS_MARKER);
     let mut rest: &str = &stripped;
-    let mut discarded = None;
-    if let Some(default) = souls::managed_default(rest, rt, Some(soul)) {
-        discarded = Some(default.text.to_string());
+    let mut discarded: Option<String> = None;
+    // Defaults stacked on one another (a migration of a default onto one) all go in this run, so
+    // the next finds nothing more to discard.
+    while let Some(default) = souls::managed_default(rest, rt, Some(soul)) {
+        let all = discarded.get_or_insert_with(String::new);
+        all.push_str(default.text);
+        all.push('\n');
         rest = default.rest;
     }
     if rest.trim().is_empty() {
@@ -469,6 +473,11 @@ mod tests {
                 format!("<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\n{PERSONAL_SEED}")
             );
         }
+        // defaults stacked on one another all go at once
+        let stacked = format!("{hermes}\n\n{openclaw}\n## Personal\n\nTea.\n");
+        let once = upsert(&stacked, RuntimeId::Hermes);
+        assert!(once.ends_with("---\n\n## Personal\n\nTea.\n"), "{once}");
+        assert_eq!(upsert(&once, RuntimeId::Hermes), once);
         // a copy of the device soul below its own block is the legacy self-seed
         assert_eq!(
             upsert("You are a lamp.\n", RuntimeId::Picoclaw),
