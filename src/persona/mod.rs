@@ -3,8 +3,8 @@
 //! Each runtime has one reader (its files → a [`PersonaBundle`]) and one writer (a bundle → its
 //! files), in one file per runtime ([`ADAPTERS`]); a migration is `read[from]` then `write[to]`,
 //! so six runtimes need six adapters, not thirty pairwise migrators, and a seventh is one new
-//! file. Five runtimes share the openclaw layout, whose reader and writer ([`workspace`]) are
-//! driven by the slots in `src/runtime/<rt>.rs`; hermes has its own ([`hermes`]).
+//! file. Five runtimes share the openclaw layout, whose reader and writer (`workspace.rs`) are
+//! driven by the slots in `src/runtime/<rt>.rs`; hermes has its own (`hermes.rs`).
 //!
 //! The rules are upstream's, in their own modules: entries and limits ([`entries`]), identity
 //! fields and the hermes card ([`identity`]), USER.md as a form ([`user_profile`]), rebranding
