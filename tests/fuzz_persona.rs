@@ -9,18 +9,25 @@
 //! - `identity_parser`: parse_identity_lines and set_identity_field on any text never panic; a
 //!   set field reads back, and setting it again changes nothing;
 //! - `user_form_merge`: the USER.md form merge on any entries never panics, never blanks a filled
-//!   field, lets a filled incoming value win, and leaves one entry per filled field.
+//!   field, lets a filled incoming value win, and leaves one entry per filled field;
+//! - `outline_parser`: the located parser the USER.md form is edited with reads any Markdown text
+//!   as the entry parser does, and every entry's place holds that entry;
+//! - `stock_soul_detection`: telling a stock default soul on any text never panics, and what it
+//!   finds is the opening of the text, the rest its remainder.
 //!
 //! By default each target runs a bounded number of cases (256), so `cargo test` and CI stay
 //! quick; `OSCTL_FUZZ_CASES=100000 cargo test --release --test fuzz_persona` runs a long session.
 
 use proptest::prelude::*;
 
-use osctl::persona::entries::{canonical_list, normalize, parse_entries, serialize};
+use osctl::persona::entries::{
+    DELIMITER, canonical_list, dedupe, normalize, outline, parse_entries, serialize,
+};
 use osctl::persona::identity::{parse_identity_lines, set_identity_field};
 use osctl::persona::rebrand::{Brand, rebrand};
+use osctl::persona::souls::{STOCK_SOULS, managed_default};
 use osctl::persona::user_profile::{FIELDS, apply_fields, field_of, merge_fields, partition};
-use osctl::runtime::EntryFormat;
+use osctl::runtime::{EntryFormat, RuntimeId};
 
 fn config() -> ProptestConfig {
     ProptestConfig {
@@ -158,5 +165,46 @@ proptest! {
             .collect();
         prop_assert_eq!(kept, out_kept);
         prop_assert_eq!(apply_fields(&out, &fields), out.clone(), "applying twice changed it");
+    }
+
+    #[test]
+    fn outline_parser(input in text()) {
+        // A text with the separator is hermes' format, which the outline is not for.
+        let mut input = input;
+        while input.contains(DELIMITER) {
+            input = input.replace(DELIMITER, "\n");
+        }
+        let shape = outline(&input);
+        let texts: Vec<String> = shape.entries.iter().map(|e| e.text.clone()).collect();
+        prop_assert_eq!(dedupe(texts), parse_entries(&input));
+        let lines: Vec<&str> = input.split('\n').collect();
+        for e in &shape.entries {
+            prop_assert!(e.span.first <= e.span.last && e.span.last < lines.len(), "{:?}", e);
+            prop_assert!(e.section < shape.sections.len());
+            if let Some(at) = e.span.bullet_at {
+                let content = lines[e.span.first][at..].trim_end();
+                prop_assert!(e.text.ends_with(content), "{:?} at {at} in {:?}", e, lines[e.span.first]);
+            }
+        }
+    }
+
+    #[test]
+    fn stock_soul_detection(
+        input in text(),
+        stock in prop::sample::select(STOCK_SOULS.to_vec()),
+        tail in text(),
+        rt in prop::sample::select(RuntimeId::ALL.to_vec()),
+    ) {
+        for text in [input.clone(), format!("{}\n{tail}", stock.text)] {
+            if let Some(d) = managed_default(&text, rt, Some(&input)) {
+                prop_assert!(text.ends_with(d.rest));
+                let head = &text[..text.len() - d.rest.len()];
+                prop_assert_eq!(head.trim_start(), d.text);
+            }
+        }
+        // a stock soul with anything after it is found, and what follows is kept
+        let text = format!("{}\n\n{tail}", stock.text);
+        let d = managed_default(&text, rt, None);
+        prop_assert!(d.is_some() || stock.text.lines().all(|l| l.trim().is_empty() || l.starts_with('#')));
     }
 }

@@ -28,11 +28,6 @@ use std::process::Output;
 
 use systemd_lab::{Lab, lab_required, require_lab};
 
-/// The boot pass seeds an empty `agent_runtime` only once reconcile's seed-on-empty step has
-/// landed (another branch). Until then this stays false and the seeding is reported, not
-/// asserted; the lead sets it to true at merge.
-const SEED_ON_EMPTY_LANDED: bool = false;
-
 fn deb() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("OSCTL_DEB") {
         return Some(PathBuf::from(p));
@@ -220,10 +215,7 @@ fn the_package_installs_enables_boots_and_removes_cleanly() {
         .as_str()
         .unwrap_or_default()
         .to_string();
-    eprintln!("agent_runtime after the boot pass: {seeded:?}");
-    if SEED_ON_EMPTY_LANDED {
-        assert_eq!(seeded, "hermes", "the boot pass did not seed agent_runtime");
-    }
+    assert_eq!(seeded, "hermes", "the boot pass did not seed agent_runtime");
 
     // Starting the runtime alone runs presync first: a healed file comes back.
     ok(&lab, &["systemctl", "stop", "hermes-gateway.service"]);

@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use osctl::apply::{self, Target};
 use osctl::device::paths::{DeviceEnv, Layout};
 use osctl::output::{ColorChoice, Printer};
-use osctl::persona::entries::{normalize, parse_entries};
+use osctl::persona::entries::{normalize, outline, parse_entries};
 use osctl::persona::identity::{self, IdentityField};
 use osctl::persona::user_profile;
 use osctl::persona::{Options, Report, run_migration};
@@ -383,5 +383,70 @@ proptest! {
             osctl::plan::render::diff(&second),
             report.items
         );
+    }
+}
+
+/// Whether `want` appears in `got` in order (other lines may stand between).
+fn subsequence<'a>(want: &[&'a str], got: &[&'a str]) -> Result<(), &'a str> {
+    let mut it = got.iter();
+    for w in want {
+        if !it.any(|g| g == w) {
+            return Err(w);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A Markdown USER.md is a form: after a migration into it, every line it held is still
+    /// there in order, but the lines of the slots a field value went into (the contract's
+    /// "the template survives verbatim"); and it reads back as the merge.
+    #[test]
+    fn a_user_form_keeps_every_line_but_its_filled_slots(
+        (a, b) in pair().prop_filter("a Markdown destination", |(_, b)| *b != RuntimeId::Hermes),
+        p in persona(4),
+        // A form holding a bare `§` line is on its way to hermes' entry format (a line added
+        // next to it would make a separator), and is written whole.
+        form in markdownish().prop_filter("no § line", |t| !t.split('\n').any(|l| l == "§")),
+        word in text(3),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let l = layout();
+        let mut p = p;
+        // Entries that belong under the form's own headings, so they are added there.
+        let shape = outline(&form);
+        for s in shape.sections.iter().filter(|s| !s.prefix.is_empty()) {
+            p.user_free.push(format!("{}: {word}", s.prefix));
+        }
+        lay_out(root, a, &p);
+        let dest = l.path(b.spec().persona.user);
+        write(root, &dest, &form);
+        migrate(root, a, b);
+        let out = read(root, &dest);
+
+        // The slots of every field that has a value, coming in or already there.
+        let (incoming, _) = user_profile::partition(&parse_entries(&read(root, &l.path(a.spec().persona.user))));
+        let (existing, _) = user_profile::partition(&parse_entries(&form));
+        let filled: Vec<usize> =
+            (0..4).filter(|&i| incoming[i].is_some() || existing[i].is_some()).collect();
+        let mut slot_lines = std::collections::BTreeSet::new();
+        for e in &shape.entries {
+            if user_profile::field_of(&e.text).is_some_and(|i| filled.contains(&i)) {
+                slot_lines.extend(e.span.first..=e.span.last);
+            }
+        }
+        let kept: Vec<&str> = form
+            .split('\n')
+            .enumerate()
+            .filter(|(i, _)| !slot_lines.contains(i))
+            .map(|(_, line)| line)
+            .collect();
+        let got: Vec<&str> = out.split('\n').collect();
+        if let Err(line) = subsequence(&kept, &got) {
+            prop_assert!(false, "line {line:?} of the form is gone:\n--- form\n{form}\n--- after\n{out}");
+        }
     }
 }

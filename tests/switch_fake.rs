@@ -627,7 +627,9 @@ fn regression_a_failed_restart_after_the_mcp_step_rolled_back_every_step() {
             "up-to-date",
             "up-to-date",
             "up-to-date",
-            "reconciled"
+            "reconciled",
+            // mcp-tools: config.json lists none
+            "up-to-date"
         ]
     );
     let config: serde_json::Value = serde_json::from_str(&d.config()).unwrap();

@@ -175,9 +175,12 @@ fn a_clean_switch_from_a_to_b() {
     assert_eq!(lines[0]["phase"], "starting");
     assert_eq!(lines[1]["phase"], "success");
     assert_eq!(lines[1]["to_unit"], "hermes-gateway");
+    // The switch writes the new unit's presync drop-in (README, Install on a device), which
+    // systemd reads only after a daemon-reload.
     assert_eq!(
         lines[1]["actions"],
         serde_json::json!([
+            "systemctl daemon-reload",
             "systemctl enable --now hermes-gateway.service",
             "systemctl disable --now openclaw.service"
         ])

@@ -196,6 +196,9 @@ impl Layout {
         let mut homes: Vec<(DevPath, &str)> = Vec::new();
         // (where it really is, whose, whether it is the openclaw config folder's).
         let mut trees: Vec<(DevPath, &str, bool)> = Vec::new();
+        // A runtime's paths whose real place is outside their own tree: judged once all of
+        // that runtime's trees are known.
+        let mut leaving: Vec<(DevPath, DevPath, DevPath)> = Vec::new();
         for rt in REGISTRY {
             let rt_home = self.path(rt.home);
             let rt_home_real = r.real(&rt_home, true)?;
@@ -245,9 +248,24 @@ impl Layout {
                 }
                 let path = self.path(loc);
                 let path_real = r.real(&path, follow)?;
-                if !path_real.starts_with(&tree_real)
-                    || (path_real == base_real && !loc.rel.is_empty())
-                {
+                if path_real == base_real && !loc.rel.is_empty() {
+                    out.push(format!(
+                        "{}'s {path}{} leads out of {tree} (through a symbolic link)",
+                        rt.name,
+                        at(&path, &path_real)
+                    ));
+                } else if !path_real.starts_with(&tree_real) {
+                    leaving.push((path, path_real, tree));
+                }
+            }
+            // A link from one of the runtime's own trees into another of them (claudecode's
+            // workspace `.claude` to `~/.claude`) stays with the runtime; anywhere else it leads
+            // out.
+            for (path, path_real, tree) in leaving.drain(..) {
+                let own = trees
+                    .iter()
+                    .any(|(t, n, _)| *n == rt.name && path_real.starts_with(t));
+                if !own {
                     out.push(format!(
                         "{}'s {path}{} leads out of {tree} (through a symbolic link)",
                         rt.name,

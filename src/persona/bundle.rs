@@ -17,7 +17,7 @@ pub struct PersonaBundle {
     pub user: Vec<String>,
     /// KNOWLEDGE.md entries (only runtimes with the slot).
     pub knowledge: Vec<String>,
-    /// The daily memory files, sorted. They are read one at a time while the destination's
+    /// The daily memory files, newest first. They are read one at a time while the destination's
     /// memory is merged, so memory use stays bounded however many there are.
     pub daily: Vec<DevPath>,
     /// Where each part was read from (for the report).

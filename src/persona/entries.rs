@@ -244,9 +244,108 @@ pub fn scan(entry: &str) -> Scan {
 
 /// The Markdown entries before dedupe.
 fn markdown_entries(text: &str) -> Vec<String> {
-    let mut entries: Vec<String> = Vec::new();
+    struct Plain(Vec<String>);
+    impl Sink for Plain {
+        fn entry(&mut self, prefix: &str, content: &str, _: &EntrySpan) {
+            if prefix.is_empty() {
+                self.0.push(content.to_string());
+            } else {
+                let mut e = String::with_capacity(prefix.len() + 2 + content.len());
+                e.push_str(prefix);
+                e.push_str(": ");
+                e.push_str(content);
+                self.0.push(e);
+            }
+        }
+    }
+    let mut sink = Plain(Vec::new());
+    walk_markdown(text, &mut sink);
+    sink.0
+}
+
+/// Where an entry stands in its text: lines `first..=last` (0-based, `text.split('\n')`), and for
+/// a bullet the byte offset in its line where the content starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntrySpan {
+    pub first: usize,
+    pub last: usize,
+    pub bullet_at: Option<usize>,
+}
+
+/// What [`walk_markdown`] reports, in text order.
+trait Sink {
+    fn entry(&mut self, prefix: &str, content: &str, span: &EntrySpan);
+    /// A heading on line `line`; `prefix` is the context of the entries below it.
+    fn heading(&mut self, _line: usize, _prefix: &str) {}
+}
+
+/// One entry of a Markdown text with where it stands, for edits that must leave the rest of the
+/// text as it is (the USER.md form).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    /// The entry as [`parse_entries`] gives it (context prefix included), before dedupe.
+    pub text: String,
+    pub span: EntrySpan,
+    /// Index into [`Outline::sections`] of the section it belongs to.
+    pub section: usize,
+}
+
+/// A run of lines under one heading (or before the first): its context prefix and where its
+/// heading is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// `None` for the lines before the first heading.
+    pub heading: Option<usize>,
+    pub prefix: String,
+}
+
+/// The entries of a Markdown text with their places, and its sections.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outline {
+    pub entries: Vec<Located>,
+    pub sections: Vec<Section>,
+}
+
+impl Sink for Outline {
+    fn entry(&mut self, prefix: &str, content: &str, span: &EntrySpan) {
+        let text = if prefix.is_empty() {
+            content.to_string()
+        } else {
+            format!("{prefix}: {content}")
+        };
+        self.entries.push(Located {
+            text,
+            span: *span,
+            section: self.sections.len() - 1,
+        });
+    }
+    fn heading(&mut self, line: usize, prefix: &str) {
+        self.sections.push(Section {
+            heading: Some(line),
+            prefix: prefix.to_string(),
+        });
+    }
+}
+
+/// The entries of a Markdown text (not a `§` one) as [`parse_entries`] reads them, before
+/// dedupe, with their places.
+pub fn outline(text: &str) -> Outline {
+    let mut out = Outline {
+        entries: Vec::new(),
+        sections: vec![Section {
+            heading: None,
+            prefix: String::new(),
+        }],
+    };
+    walk_markdown(text, &mut out);
+    out
+}
+
+/// Upstream `extractMarkdownEntries`, reporting each entry and heading to `sink`.
+fn walk_markdown(text: &str, sink: &mut impl Sink) {
     let mut headings: Vec<String> = Vec::new();
     let mut paragraph: Vec<&str> = Vec::new();
+    let mut paragraph_start = 0;
     let mut in_code = false;
     let mut in_comment = false;
 
@@ -260,18 +359,13 @@ fn markdown_entries(text: &str) -> Vec<String> {
             .collect();
         kept.join(" > ")
     }
-    fn push(entries: &mut Vec<String>, prefix: &str, content: &str) {
-        if prefix.is_empty() {
-            entries.push(content.to_string());
-        } else {
-            let mut e = String::with_capacity(prefix.len() + 2 + content.len());
-            e.push_str(prefix);
-            e.push_str(": ");
-            e.push_str(content);
-            entries.push(e);
-        }
-    }
-    fn flush(entries: &mut Vec<String>, prefix: &str, paragraph: &mut Vec<&str>) {
+    fn flush(
+        sink: &mut impl Sink,
+        prefix: &str,
+        paragraph: &mut Vec<&str>,
+        start: usize,
+        end: usize,
+    ) {
         if paragraph.is_empty() {
             return;
         }
@@ -283,17 +377,24 @@ fn markdown_entries(text: &str) -> Vec<String> {
         paragraph.clear();
         let block = block.trim();
         if !block.is_empty() {
-            push(entries, prefix, block);
+            let span = EntrySpan {
+                first: start,
+                last: end - 1,
+                bullet_at: None,
+            };
+            sink.entry(prefix, block, &span);
         }
     }
 
-    for raw in text.split('\n') {
+    let mut lines = 0;
+    for (i, raw) in text.split('\n').enumerate() {
+        lines = i + 1;
         let line = trim_end_ascii(raw, b" \t\r");
         let stripped = trim(line);
 
         if stripped.starts_with("```") {
             in_code = !in_code;
-            flush(&mut entries, &prefix, &mut paragraph);
+            flush(sink, &prefix, &mut paragraph, paragraph_start, i);
             continue;
         }
         if in_code {
@@ -304,40 +405,49 @@ fn markdown_entries(text: &str) -> Vec<String> {
             if stripped.contains("-->") {
                 in_comment = false;
             }
-            flush(&mut entries, &prefix, &mut paragraph);
+            flush(sink, &prefix, &mut paragraph, paragraph_start, i);
             continue;
         }
         if stripped.starts_with("<!--") {
-            flush(&mut entries, &prefix, &mut paragraph);
+            flush(sink, &prefix, &mut paragraph, paragraph_start, i);
             if !stripped.contains("-->") {
                 in_comment = true;
             }
             continue;
         }
         if let Some((level, value)) = heading(stripped) {
-            flush(&mut entries, &prefix, &mut paragraph);
+            flush(sink, &prefix, &mut paragraph, paragraph_start, i);
             headings.truncate(level - 1);
             headings.push(value.to_string());
             prefix = context(&headings);
+            sink.heading(i, &prefix);
             continue;
         }
         if let Some(content) = bullet(line) {
-            flush(&mut entries, &prefix, &mut paragraph);
-            push(&mut entries, &prefix, content);
+            flush(sink, &prefix, &mut paragraph, paragraph_start, i);
+            let at = content.as_ptr() as usize - raw.as_ptr() as usize;
+            let span = EntrySpan {
+                first: i,
+                last: i,
+                bullet_at: Some(at),
+            };
+            sink.entry(&prefix, content, &span);
             continue;
         }
         if stripped.is_empty() {
-            flush(&mut entries, &prefix, &mut paragraph);
+            flush(sink, &prefix, &mut paragraph, paragraph_start, i);
             continue;
         }
         if stripped.starts_with('|') && stripped.ends_with('|') {
-            flush(&mut entries, &prefix, &mut paragraph);
+            flush(sink, &prefix, &mut paragraph, paragraph_start, i);
             continue;
+        }
+        if paragraph.is_empty() {
+            paragraph_start = i;
         }
         paragraph.push(stripped);
     }
-    flush(&mut entries, &prefix, &mut paragraph);
-    entries
+    flush(sink, &prefix, &mut paragraph, paragraph_start, lines);
 }
 
 /// `^(#{1,6})\s+(.*\S)\s*$` on a trimmed line: the level and the trimmed title.
@@ -392,6 +502,11 @@ fn bullet(line: &str) -> Option<&str> {
         return None;
     }
     Some(trim(&line[i..end]))
+}
+
+/// Whether a line is a list item for the entry parser (`- x`, `* x`, `1. x`).
+pub fn is_bullet_line(line: &str) -> bool {
+    bullet(trim_end_ascii(line, b" \t\r")).is_some()
 }
 
 /// `s` without trailing bytes from `set` (ASCII).
@@ -558,6 +673,12 @@ pub struct MergeStats {
 /// existing entries first, then each incoming entry that is not a duplicate (of an existing or an
 /// added entry) while the entries joined by [`DELIMITER`] stay within `limit` code points; the
 /// rest are counted as overflowed and dropped. Memory use is bounded by what fits the limit.
+///
+/// Daily notes are offered newest first ([`Merger::source`] with `daily`), and the first daily
+/// entry that does not fit closes the merge to every later daily entry: what is kept of them is
+/// the most recent run, never an old note that happened to be short enough to fill the gap
+/// (upstream offered them oldest first, so a long history kept its first year and dropped every
+/// recent day). Which sources lost entries is recorded for the report ([`Merger::overflow`]).
 pub struct Merger {
     format: EntryFormat,
     limit: usize,
@@ -566,6 +687,20 @@ pub struct Merger {
     /// Code points of the entries joined by the separator.
     len: usize,
     stats: MergeStats,
+    /// The source of the entries being offered, and whether it is a daily note.
+    source: Option<(String, bool)>,
+    /// A daily entry overflowed: no later daily entry is added.
+    daily_closed: bool,
+    overflow: Vec<Overflow>,
+}
+
+/// Entries of one source that did not fit the limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overflow {
+    /// The source file (a path), or for a daily note its date (the file's stem).
+    pub source: String,
+    pub daily: bool,
+    pub entries: usize,
 }
 
 impl Merger {
@@ -596,7 +731,21 @@ impl Merger {
             entries,
             seen,
             len,
+            source: None,
+            daily_closed: false,
+            overflow: Vec::new(),
         }
+    }
+
+    /// Names the source of the entries offered next (for the report); `daily`: they are a daily
+    /// note's, offered newest first.
+    pub fn source(&mut self, source: impl Into<String>, daily: bool) {
+        self.source = Some((source.into(), daily));
+    }
+
+    /// The sources that lost entries to the limit, in the order they were offered.
+    pub fn overflow(&self) -> &[Overflow] {
+        &self.overflow
     }
 
     /// The entries so far (existing and added).
@@ -630,20 +779,38 @@ impl Merger {
             self.stats.duplicates += 1;
             return;
         }
+        let daily = self.source.as_ref().is_some_and(|(_, d)| *d);
         let n = char_len(e);
         let candidate = if self.entries.is_empty() {
             n
         } else {
             self.len + DELIMITER_CHARS + n
         };
-        if candidate > self.limit {
+        if candidate > self.limit || (daily && self.daily_closed) {
             self.stats.overflowed += 1;
+            self.daily_closed |= daily;
+            self.note_overflow();
             return;
         }
         self.entries.push(e.to_string());
         self.seen.insert(key.to_string());
         self.len = candidate;
         self.stats.added += 1;
+    }
+
+    fn note_overflow(&mut self) {
+        let (source, daily) = self
+            .source
+            .as_ref()
+            .map_or(("", false), |(s, d)| (s.as_str(), *d));
+        match self.overflow.last_mut() {
+            Some(last) if last.source == source && last.daily == daily => last.entries += 1,
+            _ => self.overflow.push(Overflow {
+                source: source.to_string(),
+                daily,
+                entries: 1,
+            }),
+        }
     }
 
     pub fn stats(&self) -> MergeStats {
@@ -745,6 +912,44 @@ mod tests {
                 incoming: 5
             }
         );
+    }
+
+    #[test]
+    fn regression_overflow_kept_the_oldest_memories() {
+        // Daily notes come newest first; the first that does not fit closes the merge to every
+        // older one, even one short enough to fill the gap.
+        let mut m = Merger::new(vec![], EntryFormat::Bullets, 20);
+        m.source("MEMORY.md", false);
+        m.offer("curated");
+        for (day, entry) in [
+            ("2026-11-03", "newest"),
+            ("2026-11-02", "a long middle entry"),
+            ("2026-11-01", "o"),
+        ] {
+            m.source(day, true);
+            m.offer(entry);
+        }
+        assert_eq!(m.entries(), ["curated", "newest"]);
+        assert_eq!(m.stats().overflowed, 2);
+        assert_eq!(
+            m.overflow(),
+            [
+                Overflow {
+                    source: "2026-11-02".into(),
+                    daily: true,
+                    entries: 1
+                },
+                Overflow {
+                    source: "2026-11-01".into(),
+                    daily: true,
+                    entries: 1
+                },
+            ]
+        );
+        // a duplicate of a kept entry stays a duplicate after the close
+        m.source("2026-10-31", true);
+        m.offer("newest");
+        assert_eq!(m.stats().duplicates, 1);
     }
 
     #[test]

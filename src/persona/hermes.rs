@@ -77,9 +77,8 @@ pub fn write(m: &mut Migrator<'_, '_>, b: &PersonaBundle) -> Result<()> {
     let limit = m.opts.memory_limit;
     let dest = m.path(p.memory);
     let mut merger = m.merger(&dest, limit)?;
-    for e in b.memory.iter().chain(&b.knowledge) {
-        merger.offer(&m.rebrand(e));
-    }
+    m.offer_entries(s.memory.as_ref(), &b.memory, &mut merger);
+    m.offer_entries(s.knowledge.as_ref(), &b.knowledge, &mut merger);
     m.offer_daily(&b.daily, &mut merger)?;
     let source = Sources::describe(
         &[s.memory.as_ref(), s.knowledge.as_ref()],

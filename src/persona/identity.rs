@@ -95,9 +95,13 @@ pub fn inline_card(soul: &str, block: &str) -> String {
 }
 
 /// Replace-or-append one field: the first line holding `**<field>:**` (any case) gets
-/// `**Field:** value` from there to its end, keeping what stands before it (the bullet); a
-/// template hint line right below it (`_(…)_` or `*(…)*`) goes. With no such line,
-/// `- **Field:** value` is appended.
+/// `**Field:** value` from there to its end, keeping what stands before it (the bullet), and the
+/// template hint lines right below it (`_(…)_` or `*(…)*`) go: once the field holds a value,
+/// its "(pick something you like)" is stale. With no such line, `- **Field:** value` is appended.
+///
+/// The hints go also when the value is already there (upstream rewrote the line and dropped one
+/// hint only when the value changed, so an owner who had filled the field by hand kept the stale
+/// hint for good), and all of them, not one per run: a second run finds nothing to change.
 pub fn set_identity_field(content: &str, field: &str, value: &str) -> String {
     let needle: Vec<char> = format!("**{field}:**")
         .chars()
@@ -109,14 +113,14 @@ pub fn set_identity_field(content: &str, field: &str, value: &str) -> String {
             continue;
         };
         let replaced = format!("{}**{field}:** {value}", &lines[i][..at]);
-        if replaced == lines[i] {
-            // Already set: leave the file as it is. (Upstream would still drop a hint line
-            // below it, so a template with two hint lines changed on every run.)
+        let hints = lines[i + 1..]
+            .iter()
+            .take_while(|l| is_placeholder_line(l))
+            .count();
+        if replaced == lines[i] && hints == 0 {
             return content.to_string();
         }
-        if i + 1 < lines.len() && is_placeholder_line(lines[i + 1]) {
-            lines.remove(i + 1);
-        }
+        lines.drain(i + 1..i + 1 + hints);
         let mut out = String::with_capacity(content.len() + value.len());
         for (j, line) in lines.iter().enumerate() {
             if j > 0 {
@@ -213,8 +217,10 @@ mod tests {
         let out = set_identity_field(t, "Name", "Ngân");
         assert_eq!(out, "# IDENTITY.md\n\n- **Name:** Ngân\n- **Vibe:** calm\n");
         assert_eq!(set_identity_field(&out, "Name", "Ngân"), out);
-        let two_hints = "- **Name:** Ngân\n  _(a)_\n  _(b)_\n";
-        assert_eq!(set_identity_field(two_hints, "Name", "Ngân"), two_hints);
+        let two_hints = "- **Name:**\n  _(a)_\n  *(b)*\n- **Vibe:** calm\n";
+        let once = set_identity_field(two_hints, "Name", "Ngân");
+        assert_eq!(once, "- **Name:** Ngân\n- **Vibe:** calm\n");
+        assert_eq!(set_identity_field(&once, "Name", "Ngân"), once);
         assert_eq!(
             set_identity_field("- **NAME:** old", "Name", "new"),
             "- **Name:** new"
@@ -229,6 +235,19 @@ mod tests {
             set_identity_field("* İ **Tên:** a", "tên", "b"),
             "* İ **tên:** b"
         );
+    }
+
+    #[test]
+    fn regression_identity_kept_stale_placeholder() {
+        // The owner had already filled the field by hand; the template's hint stayed below it.
+        let t =
+            "# IDENTITY.md\n\n- **Name:** Lumi\n  _(pick something you like)_\n- **Vibe:** warm\n";
+        let out = set_identity_field(t, "Name", "Lumi");
+        assert_eq!(out, "# IDENTITY.md\n\n- **Name:** Lumi\n- **Vibe:** warm\n");
+        assert_eq!(set_identity_field(&out, "Name", "Lumi"), out);
+        // a hint further down, under another field, is that field's and stays
+        let t = "- **Name:** Lumi\n- **Vibe:**\n  _(warm? calm?)_\n";
+        assert_eq!(set_identity_field(t, "Name", "Lumi"), t);
     }
 
     #[test]

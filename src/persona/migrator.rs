@@ -4,7 +4,7 @@
 //!
 //! Writes are staged here, not planned at once: a file may be written twice in one migration
 //! (hermes' SOUL.md gets the soul, then the identity card), and only the final content counts.
-//! [`Migrator::into_parts`] hands the staged files to [`super::emit`], which plans a backup and a
+//! [`Migrator::into_parts`] hands the staged files to `super::emit`, which plans a backup and a
 //! write for each file whose content really changes, and nothing for the rest. That is what makes
 //! a second identical run write nothing (contract section 10, item 10), where upstream made a new
 //! backup and rewrote the same bytes every time.
@@ -14,7 +14,8 @@ use std::borrow::Cow;
 use serde_json::{Map, Value, json};
 
 use super::entries::{
-    Merger, canonical, canonical_list, parse_entries, parse_entries_scanned, serialize,
+    DELIMITER, Merger, Overflow, canonical, canonical_list, parse_entries, parse_entries_scanned,
+    serialize,
 };
 use super::identity::{self, CARD_HEADING, IdentityField};
 use super::rebrand::rebrand;
@@ -25,7 +26,7 @@ use crate::device::paths::Layout;
 use crate::error::Result;
 use crate::format::mdblock::{self, OS_MARKER};
 use crate::plan::Draft;
-use crate::runtime::{Loc, Runtime};
+use crate::runtime::{EntryFormat, Loc, Runtime};
 use crate::system::path::DevPath;
 
 /// A file the migration writes: what it held before, what it will hold.
@@ -45,6 +46,9 @@ pub struct Migrator<'d, 'a> {
     pub opts: &'d Options,
     items: Vec<Item>,
     staged: Vec<Staged>,
+    /// Files left as they are because they differ and `--no-overwrite` keeps them: nothing of
+    /// this migration may touch them (the identity card included).
+    kept: Vec<DevPath>,
 }
 
 impl<'d, 'a> Migrator<'d, 'a> {
@@ -62,6 +66,7 @@ impl<'d, 'a> Migrator<'d, 'a> {
             opts,
             items: Vec::new(),
             staged: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
@@ -78,6 +83,10 @@ impl<'d, 'a> Migrator<'d, 'a> {
     }
 
     fn stage(&mut self, path: &DevPath, content: String) -> Result<()> {
+        debug_assert!(
+            !self.kept.contains(path),
+            "{path} is kept by --no-overwrite"
+        );
         if let Some(s) = self.staged.iter_mut().find(|s| &s.path == path) {
             s.content = content;
             return Ok(());
@@ -112,6 +121,7 @@ impl<'d, 'a> Migrator<'d, 'a> {
             status,
             reason: reason.to_string(),
             details,
+            note: String::new(),
         });
     }
 
@@ -162,6 +172,7 @@ impl<'d, 'a> Migrator<'d, 'a> {
             return Ok(());
         }
         if existing.is_some() && !self.opts.overwrite {
+            self.kept.push(dest.clone());
             self.record(
                 "soul",
                 source,
@@ -229,6 +240,19 @@ impl<'d, 'a> Migrator<'d, 'a> {
         };
         if raw.contains(CARD_HEADING) {
             skip(self, "identity already inlined");
+            return Ok(());
+        }
+        if self.kept.contains(soul) {
+            // The soul was kept as the owner has it: appending the card would change the very
+            // file `--no-overwrite` promised to leave alone (upstream appended it, with a backup).
+            self.record(
+                KIND,
+                source,
+                soul,
+                ItemStatus::Conflict,
+                "soul kept by --no-overwrite; identity card not inlined",
+                Map::new(),
+            );
             return Ok(());
         }
         self.stage(soul, identity::inline_card(&raw, &block))?;
@@ -304,13 +328,26 @@ impl<'d, 'a> Migrator<'d, 'a> {
         Ok(Merger::new(existing, self.rt.persona.format, limit))
     }
 
-    /// Offers each entry of the daily files, one file at a time.
+    /// Offers entries read from `source` (rebranded for this runtime).
+    pub fn offer_entries(&self, source: Option<&DevPath>, entries: &[String], merger: &mut Merger) {
+        if let Some(source) = source {
+            merger.source(source.to_string(), false);
+        }
+        for e in entries {
+            merger.offer(&self.rebrand(e));
+        }
+    }
+
+    /// Offers each entry of the daily files, one file at a time, in the order given (newest
+    /// first: [`super::daily_order`]).
     pub fn offer_daily(&self, files: &[DevPath], merger: &mut Merger) -> Result<()> {
         // A draft without pending file changes reads what the rooted filesystem reads; going to
         // it directly resolves each path once instead of twice (stat, then read), which counts
         // with thousands of daily files. This migration's own writes are staged, not drafted.
         let direct = !self.draft.has_file_changes();
         for path in files {
+            let name = path.file_name().unwrap_or_default();
+            merger.source(super::daily_date(name).unwrap_or(name), true);
             let text = if direct {
                 // A folder named `*.md` is an error for the filesystem and absent for the draft
                 // (skipped, as upstream skips it); the draft also re-raises a real error.
@@ -343,7 +380,9 @@ impl<'d, 'a> Migrator<'d, 'a> {
         limit: usize,
     ) -> Result<()> {
         let stats = merger.stats();
-        let details = merge_details(stats, limit);
+        let mut details = merge_details(stats, limit);
+        overflow_details(merger.overflow(), &mut details);
+        let note = overflow_note(merger.overflow(), stats.overflowed, limit);
         if stats.incoming == 0 {
             let reason = "no importable entries found";
             self.record(kind, source, dest, ItemStatus::Skipped, reason, details);
@@ -352,13 +391,22 @@ impl<'d, 'a> Migrator<'d, 'a> {
         if stats.added == 0 {
             let reason = "no new entries to import";
             self.record(kind, source, dest, ItemStatus::Skipped, reason, details);
+            self.note(note);
             return Ok(());
         }
         let text = serialize(merger.entries(), self.rt.persona.format);
         self.stage(dest, text)?;
         let reason = self.done("would merge entries", "merged entries");
         self.record(kind, source, dest, ItemStatus::Migrated, &reason, details);
+        self.note(note);
         Ok(())
+    }
+
+    /// A note on the item recorded last, for the text report.
+    fn note(&mut self, note: String) {
+        if let Some(item) = self.items.last_mut() {
+            item.note = note;
+        }
     }
 
     /// USER.md (upstream `writeUserProfile`): the singular fields filled in place, the rest
@@ -373,10 +421,9 @@ impl<'d, 'a> Migrator<'d, 'a> {
         let source = source.map(DevPath::to_string);
         let format = self.rt.persona.format;
         let limit = self.opts.user_limit;
+        let original = self.read_text(dest)?;
         let existing = canonical_list(
-            self.read_text(dest)?
-                .map(|t| parse_entries(&t))
-                .unwrap_or_default(),
+            original.as_deref().map(parse_entries).unwrap_or_default(),
             format,
         );
         let incoming_canon: Vec<String> = incoming
@@ -405,7 +452,18 @@ impl<'d, 'a> Migrator<'d, 'a> {
             self.record(KIND, source, dest, ItemStatus::Skipped, reason, details);
             return Ok(());
         }
-        let text = serialize(merger.entries(), format);
+        // A Markdown form is edited in place (the template stays line for line); hermes' `§`
+        // entries, an empty file and a form that cannot be edited in place are written whole.
+        let in_place = match (&original, format) {
+            (Some(text), EntryFormat::Bullets)
+                if !text.trim().is_empty() && !text.contains(DELIMITER) =>
+            {
+                let added = &merger.entries()[stats.existing..];
+                user_profile::edit_form(text, &fields, added, merger.entries())
+            }
+            _ => None,
+        };
+        let text = in_place.unwrap_or_else(|| serialize(merger.entries(), format));
         self.stage(dest, text)?;
         let reason = self.done("would merge user profile", "merged user profile");
         self.record(KIND, source, dest, ItemStatus::Migrated, &reason, details);
@@ -442,4 +500,73 @@ fn merge_details(stats: super::entries::MergeStats, limit: usize) -> Map<String,
         unreachable!("a JSON object literal")
     };
     map
+}
+
+/// The report's details on what did not fit: for the daily notes, how many days lost entries and
+/// the oldest and newest of them; for each other source, its entries left out.
+fn overflow_details(overflow: &[Overflow], details: &mut Map<String, Value>) {
+    let days: Vec<&Overflow> = overflow.iter().filter(|o| o.daily).collect();
+    if let (Some(oldest), Some(newest)) = (
+        days.iter().map(|o| o.source.as_str()).min(),
+        days.iter().map(|o| o.source.as_str()).max(),
+    ) {
+        details.insert("overflowed_daily_notes".into(), days.len().into());
+        details.insert(
+            "overflowed_daily_entries".into(),
+            days.iter().map(|o| o.entries).sum::<usize>().into(),
+        );
+        details.insert("overflowed_daily_oldest".into(), oldest.into());
+        details.insert("overflowed_daily_newest".into(), newest.into());
+    }
+    let others: Vec<Value> = overflow
+        .iter()
+        .filter(|o| !o.daily)
+        .map(|o| json!({"source": o.source, "entries": o.entries}))
+        .collect();
+    if !others.is_empty() {
+        details.insert("overflowed_sources".into(), others.into());
+    }
+}
+
+/// `12 entries did not fit the 2200-code-point limit and were not carried: 10 from the daily
+/// notes of 2026-06-01 to 2026-06-09 (9 days), 2 from /root/…/KNOWLEDGE.md`; empty when all fit.
+fn overflow_note(overflow: &[Overflow], total: usize, limit: usize) -> String {
+    if total == 0 {
+        return String::new();
+    }
+    let mut parts = Vec::new();
+    let mut days: Vec<&str> = overflow
+        .iter()
+        .filter(|o| o.daily)
+        .map(|o| o.source.as_str())
+        .collect();
+    if !days.is_empty() {
+        let n: usize = overflow.iter().filter(|o| o.daily).map(|o| o.entries).sum();
+        days.sort_unstable();
+        days.dedup();
+        let when = match days.as_slice() {
+            [one] => format!("the daily note of {one}"),
+            [a, b] => format!("the daily notes of {a} and {b}"),
+            [first, .., last] => {
+                format!("the daily notes of {first} to {last} ({} days)", days.len())
+            }
+            [] => unreachable!("checked not empty"),
+        };
+        parts.push(format!("{n} from {when}"));
+    }
+    for o in overflow.iter().filter(|o| !o.daily) {
+        let from = if o.source.is_empty() {
+            "other sources"
+        } else {
+            &o.source
+        };
+        parts.push(format!("{} from {from}", o.entries));
+    }
+    let entries = if total == 1 { "entry" } else { "entries" };
+    let verb = if total == 1 { "does" } else { "do" };
+    format!(
+        "{total} {entries} {verb} not fit the {limit}-code-point limit and {} not carried: {}",
+        if total == 1 { "is" } else { "are" },
+        parts.join(", ")
+    )
 }

@@ -3,26 +3,29 @@
 //! Each runtime has one reader (its files → a [`PersonaBundle`]) and one writer (a bundle → its
 //! files), in one file per runtime ([`ADAPTERS`]); a migration is `read[from]` then `write[to]`,
 //! so six runtimes need six adapters, not thirty pairwise migrators, and a seventh is one new
-//! file. Five runtimes share the openclaw layout, whose reader and writer ([`workspace`]) are
-//! driven by the slots in `src/runtime/<rt>.rs`; hermes has its own ([`hermes`]).
+//! file. Five runtimes share the openclaw layout, whose reader and writer (`workspace.rs`) are
+//! driven by the slots in `src/runtime/<rt>.rs`; hermes has its own (`hermes.rs`).
 //!
 //! The rules are upstream's, in their own modules: entries and limits ([`entries`]), identity
 //! fields and the hermes card ([`identity`]), USER.md as a form ([`user_profile`]), rebranding
-//! ([`rebrand`]). What is carried: SOUL.md, the identity, MEMORY.md (with daily memory folded in),
+//! ([`rebrand`]); the runtimes' stock default souls, which presync tells from the owner's by
+//! content, are [`souls`]. What is carried: SOUL.md, the identity, MEMORY.md (with daily memory folded in),
 //! KNOWLEDGE.md and USER.md. Never carried: AGENTS.md, TOOLS.md, HEARTBEAT.md, CLAUDE.md, hooks/
 //! and runtime memory databases; they belong to their runtime.
 //!
 //! Planning is pure: every read goes through the [`Draft`], and the migration's writes become
 //! draft writes only at the end ([`run_migration`]), each preceded by a `<file>.bak-<nanoseconds>`
-//! copy of what it replaces. A file whose content would not change is neither written nor backed
+//! copy of what it replaces ([`backup`], with the file's own mode). A file whose content would not change is neither written nor backed
 //! up, so a second identical run plans nothing.
 
+pub mod backup;
 pub mod bundle;
 pub mod entries;
 pub mod identity;
 pub mod migrator;
 pub mod rebrand;
 pub mod report;
+pub mod souls;
 pub mod user_profile;
 
 mod claudecode;
@@ -124,25 +127,51 @@ impl Source<'_, '_> {
         Ok((entries::parse_entries(&text), from))
     }
 
-    /// The daily memory files (`<daily_dir>/*.md`, sorted, without a MEMORY.md kept in the same
-    /// folder), and the folder when it has any; none without `include_daily`.
+    /// The daily memory files (`<daily_dir>/*.md`, without a MEMORY.md kept in the same folder),
+    /// newest first ([`daily_order`]), and the folder when it has any; none without
+    /// `include_daily`.
     pub fn daily_files(&self) -> Result<(Vec<DevPath>, Option<DevPath>)> {
         let Some(dir) = self.rt.persona.daily_dir.filter(|_| self.include_daily) else {
             return Ok((Vec::new(), None));
         };
         let dir = self.layout.path(dir);
         let memory = self.layout.path(self.rt.persona.memory);
-        let files: Vec<DevPath> = self
+        let mut names: Vec<String> = self
             .draft
             .list_dir(&dir)?
             .into_iter()
             .filter(|name| name.ends_with(".md"))
+            .collect();
+        names.sort_by(|a, b| daily_order(a, b));
+        let files: Vec<DevPath> = names
+            .into_iter()
             .map(|name| dir.join(name))
             .filter(|p| *p != memory)
             .collect();
         let from = (!files.is_empty()).then_some(dir);
         Ok((files, from))
     }
+}
+
+/// The order daily notes are folded in: dated ones (`YYYY-MM-DD….md`) newest first, then the
+/// others by name. The memory limit keeps what comes first, and the recent days are the ones
+/// the owner's agent needs (upstream folded them oldest first, so a long history kept its first
+/// year and nothing recent).
+pub fn daily_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (daily_date(a), daily_date(b)) {
+        (Some(_), Some(_)) => b.cmp(a),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(b),
+    }
+}
+
+/// The date a daily note's file name opens with (`2026-07-01.md` → `2026-07-01`).
+pub fn daily_date(name: &str) -> Option<&str> {
+    let date = name.get(..10)?;
+    let b = date.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    (digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)).then_some(date)
 }
 
 /// Plans the migration of the persona from one runtime to another into `draft` and returns the
@@ -204,18 +233,13 @@ fn emit(
             continue;
         }
         let name = s.path.file_name().unwrap_or_default().to_string();
-        if let Some(original) = &s.original {
-            let backup = backup_path(&s.path, crate::clock::now_nanos());
-            // The draft's default mode: 0644, or 0600 when the copy holds a secret.
-            draft.write(
-                &backup,
-                original.as_bytes(),
-                None,
-                &format!("back up {name} before the persona migration replaces it"),
-            )?;
-            for it in items.iter_mut().filter(mine) {
-                it.details
-                    .insert("backup".into(), backup.to_string().into());
+        if s.original.is_some() {
+            let reason = format!("back up {name} before the persona migration replaces it");
+            if let Some(backup) = backup::plan_backup(draft, &s.path, &reason)? {
+                for it in items.iter_mut().filter(mine) {
+                    it.details
+                        .insert("backup".into(), backup.to_string().into());
+                }
             }
         }
         draft.write(
@@ -226,11 +250,6 @@ fn emit(
         )?;
     }
     Ok(())
-}
-
-/// `<path>.bak-<nanoseconds>`: where a persona file is copied before an overwrite.
-pub fn backup_path(path: &DevPath, nanos: u128) -> DevPath {
-    path.with_suffix(&format!(".bak-{nanos}"))
 }
 
 /// The persona paths of every runtime (files plus the memory folder, never a workspace or home
@@ -250,6 +269,33 @@ pub fn wipe_paths(layout: &Layout) -> Vec<DevPath> {
 mod tests {
     use super::*;
     use crate::device::paths::DeviceEnv;
+
+    #[test]
+    fn daily_notes_newest_first_then_undated() {
+        let mut names = vec![
+            "notes.md",
+            "2012-01-01.md",
+            "2026-07-02.md",
+            "2026-07-01-evening.md",
+            "2026-07-10.md",
+            "a.md",
+        ];
+        names.sort_by(|a, b| daily_order(a, b));
+        assert_eq!(
+            names,
+            [
+                "2026-07-10.md",
+                "2026-07-02.md",
+                "2026-07-01-evening.md",
+                "2012-01-01.md",
+                "a.md",
+                "notes.md"
+            ]
+        );
+        assert_eq!(daily_date("2026-07-01.md"), Some("2026-07-01"));
+        assert_eq!(daily_date("2026-7-01.md"), None);
+        assert_eq!(daily_date("é026-07-01.md"), None);
+    }
 
     #[test]
     fn every_runtime_has_an_adapter_in_registry_order() {
@@ -293,11 +339,5 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted, paths);
-    }
-
-    #[test]
-    fn backup_names() {
-        let p = backup_path(&DevPath::new("/w/SOUL.md"), 17);
-        assert_eq!(p.to_string(), "/w/SOUL.md.bak-17");
     }
 }

@@ -42,6 +42,10 @@ pub struct Item {
     pub reason: String,
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub details: Map<String, Value>,
+    /// What the text report adds to the reason (what did not fit the limit, say); the JSON
+    /// report carries the same in `details`.
+    #[serde(skip)]
+    pub note: String,
 }
 
 impl Item {
@@ -53,8 +57,11 @@ impl Item {
             self.status.as_str(),
             self.destination
         );
-        if !self.reason.is_empty() {
-            s.push_str(&format!(" ({})", self.reason));
+        match (self.reason.is_empty(), self.note.is_empty()) {
+            (false, false) => s.push_str(&format!(" ({}; {})", self.reason, self.note)),
+            (false, true) => s.push_str(&format!(" ({})", self.reason)),
+            (true, false) => s.push_str(&format!(" ({})", self.note)),
+            (true, true) => {}
         }
         s
     }

@@ -5,9 +5,17 @@
 //! replace-or-append: one bullet each, the incoming value wins, an empty or placeholder incoming
 //! value never blanks a filled one, and a later duplicate bullet of a field is dropped (that is how
 //! a retired name leaves). Everything else, the template's instructions and prompts included,
-//! entry-merges like memory, so the template survives as its entries.
+//! entry-merges like memory.
+//!
+//! A Markdown USER.md is edited in place ([`edit_form`]): only the form's slots and the merged
+//! entries change, and the template around them (its headings, guardrail paragraphs, `---`
+//! rules, `## Related` links) stays line for line. Upstream rewrote the whole file from its
+//! entries, which flattened the template into `- Context: ---` and `- Related: …` bullets.
 
-use super::entries::is_re_space;
+use super::entries::{
+    EntrySpan, Outline, canonical_list, is_bullet_line, is_re_space, outline, parse_entries,
+};
+use crate::runtime::EntryFormat;
 
 /// The singular fields, in the order they are appended.
 pub const FIELDS: [&str; 4] = ["Name", "What to call them", "Pronouns", "Timezone"];
@@ -102,6 +110,216 @@ pub fn count(fields: &FieldValues) -> usize {
     fields.iter().filter(|v| v.is_some()).count()
 }
 
+/// What becomes of one line of the form.
+#[derive(Clone, Debug)]
+enum Edit {
+    Keep,
+    Replace(String),
+    Remove,
+}
+
+/// A Markdown USER.md (`text`, no `§` separator) with the merge applied in place: each field
+/// with a value written into its first slot (the line keeps its bullet; a later slot of the same
+/// field goes), a field without a slot added after the last field line, and each `added` entry
+/// put where reading the file back gives it unchanged: under the heading its context prefix
+/// names (`Context: x` as `- x` below `## Context`), else among the entries that have no
+/// context. Every other line stays as it was.
+///
+/// `expected` is the merged entry list the file must read back as (the caller's merge); when the
+/// edited text would not (a slot inside a construct the parser reads differently once lines
+/// move), the answer is `None` and the caller writes the entries instead.
+pub fn edit_form(
+    text: &str,
+    fields: &FieldValues,
+    added: &[String],
+    expected: &[String],
+) -> Option<String> {
+    let form = outline(text);
+    let lines: Vec<&str> = text.split('\n').collect();
+    let cr = if crate::format::is_crlf(text) {
+        "\r"
+    } else {
+        ""
+    };
+    let mut edits = vec![Edit::Keep; lines.len()];
+    // Lines to insert after line i (`after[i]`), and before the first line.
+    let mut after: Vec<Vec<String>> = vec![Vec::new(); lines.len()];
+    let mut top: Vec<String> = Vec::new();
+
+    let mut placed = [false; 4];
+    // The last field line that stays, and its section (the form).
+    let mut last_field: Option<(usize, usize)> = None;
+    for e in &form.entries {
+        let Some(i) = field_of(&e.text) else {
+            continue;
+        };
+        let Some(value) = &fields[i] else {
+            last_field = last_field.max(Some((e.span.last, e.section)));
+            continue;
+        };
+        if placed[i] {
+            remove_span(&lines, &mut edits, &e.span);
+            continue;
+        }
+        last_field = last_field.max(Some((e.span.last, e.section)));
+        placed[i] = true;
+        let rendered = format!("**{}:** {value}", FIELDS[i]);
+        if e.text != rendered {
+            replace_span(&lines, &mut edits, &e.span, &rendered);
+        }
+    }
+
+    let free = free_anchor(&form, last_field.map(|(_, section)| section));
+    for i in 0..FIELDS.len() {
+        if let (Some(value), false) = (&fields[i], placed[i]) {
+            let line = format!("- **{}:** {value}{cr}", FIELDS[i]);
+            match last_field.map(|(line, _)| line).or(free) {
+                Some(at) => after[at].push(line),
+                None => top.push(line),
+            }
+        }
+    }
+    for e in added {
+        let (anchor, content) = match section_for(&form, e) {
+            Some((at, rest)) => (Some(at), rest),
+            None => (free, e.as_str()),
+        };
+        let line = format!("- {content}{cr}");
+        match anchor {
+            Some(at) => after[at].push(line),
+            None => top.push(line),
+        }
+    }
+
+    let mut out =
+        String::with_capacity(text.len() + added.iter().map(|e| e.len() + 4).sum::<usize>());
+    let mut first = true;
+    let mut push = |out: &mut String, line: &str| {
+        if !first {
+            out.push('\n');
+        }
+        first = false;
+        out.push_str(line);
+    };
+    if !top.is_empty() {
+        for line in &top {
+            push(&mut out, line);
+        }
+        if lines.first().is_some_and(|l| !l.trim().is_empty()) {
+            push(&mut out, cr);
+        }
+    }
+    for (i, line) in lines.iter().enumerate() {
+        match &edits[i] {
+            Edit::Keep => push(&mut out, line),
+            Edit::Replace(new) => push(&mut out, new),
+            Edit::Remove => {}
+        }
+        if after[i].is_empty() {
+            continue;
+        }
+        // Added bullets join a list; after a paragraph or a heading they start one, set off by
+        // blank lines as Markdown writes it.
+        if !is_bullet_line(line) && !line.trim().is_empty() {
+            push(&mut out, cr);
+        }
+        for inserted in &after[i] {
+            push(&mut out, inserted);
+        }
+        if lines
+            .get(i + 1)
+            .is_some_and(|next| !next.trim().is_empty() && !is_bullet_line(next))
+        {
+            push(&mut out, cr);
+        }
+    }
+
+    let mut got = canonical_list(parse_entries(&out), EntryFormat::Bullets);
+    let mut want = expected.to_vec();
+    got.sort_unstable();
+    want.sort_unstable();
+    (got == want).then_some(out)
+}
+
+/// Takes an entry's lines out. Between two lines of prose they leave one blank line, or the two
+/// would read as one paragraph.
+fn remove_span(lines: &[&str], edits: &mut [Edit], span: &EntrySpan) {
+    let prose = |l: &str| !l.trim().is_empty() && !is_bullet_line(l);
+    let before = span.first.checked_sub(1).is_some_and(|i| prose(lines[i]));
+    let after = lines.get(span.last + 1).is_some_and(|l| prose(l));
+    for edit in &mut edits[span.first..=span.last] {
+        *edit = Edit::Remove;
+    }
+    if before && after {
+        let cr = if lines[span.first].ends_with('\r') {
+            "\r"
+        } else {
+            ""
+        };
+        edits[span.first] = Edit::Replace(cr.to_string());
+    }
+}
+
+/// Writes `rendered` over an entry: a bullet keeps its marker and indent; a paragraph becomes
+/// one line (its first line's indent kept).
+fn replace_span(lines: &[&str], edits: &mut [Edit], span: &EntrySpan, rendered: &str) {
+    let raw = lines[span.first];
+    let cr = if raw.ends_with('\r') { "\r" } else { "" };
+    let head = match span.bullet_at {
+        Some(at) => &raw[..at],
+        None => &raw[..raw.len() - raw.trim_start().len()],
+    };
+    edits[span.first] = Edit::Replace(format!("{head}{rendered}{cr}"));
+    for edit in &mut edits[span.first + 1..=span.last] {
+        *edit = Edit::Remove;
+    }
+}
+
+/// The line after which an entry without a matching heading goes: after the last entry of the
+/// form's section (the one holding the field lines), else of the first section without context,
+/// else after the first heading without context; `None`: at the top.
+fn free_anchor(form: &Outline, form_section: Option<usize>) -> Option<usize> {
+    let plain = |s: usize| form.sections[s].prefix.is_empty();
+    let section =
+        form_section.or_else(|| form.entries.iter().map(|e| e.section).find(|&s| plain(s)));
+    if let Some(section) = section {
+        return form
+            .entries
+            .iter()
+            .filter(|e| e.section == section)
+            .map(|e| e.span.last)
+            .max();
+    }
+    form.sections
+        .iter()
+        .filter(|s| s.prefix.is_empty())
+        .find_map(|s| s.heading)
+}
+
+/// The section an entry belongs under, by its context prefix (`A > B: x` under the section
+/// whose context is `A > B`, the longest that matches), with the place to add it (after the
+/// section's last entry, else its heading) and the bullet's content.
+fn section_for<'e>(form: &Outline, entry: &'e str) -> Option<(usize, &'e str)> {
+    let (index, rest) = form
+        .sections
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.prefix.is_empty())
+        .filter_map(|(i, s)| {
+            let rest = entry.strip_prefix(s.prefix.as_str())?.strip_prefix(": ")?;
+            (!rest.is_empty() && rest.trim() == rest && !rest.contains('\n')).then_some((i, rest))
+        })
+        .max_by_key(|(i, _)| (form.sections[*i].prefix.len(), std::cmp::Reverse(*i)))?;
+    let anchor = form
+        .entries
+        .iter()
+        .filter(|e| e.section == index)
+        .map(|e| e.span.last)
+        .max()
+        .or(form.sections[index].heading)?;
+    Some((anchor, rest))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +379,108 @@ mod tests {
         assert_eq!(
             apply_fields(&s(&["note"]), &inc),
             s(&["note", "**Name:** Ngân", "**Timezone:** UTC+7"])
+        );
+    }
+
+    /// openclaw's USER.md template (2026.2.9 to 2026.4.15), with a `## Related` section.
+    const TEMPLATE: &str = "# USER.md - About Your Human\n\n\
+        _Learn about the person you're helping. Update this as you go._\n\n\
+        - **Name:**\n- **What to call them:**\n- **Pronouns:** _(optional)_\n- **Timezone:**\n\
+        - **Notes:**\n\n## Context\n\n\
+        _(What do they care about? What projects are they working on?)_\n\n---\n\n\
+        The more you know, the better you can help.\n\n## Related\n\n- [[IDENTITY]]\n";
+
+    /// The merge the migrator makes, then the form edited in place.
+    fn merge_into(text: &str, incoming: &[&str]) -> Option<String> {
+        let existing = canonical_list(parse_entries(text), EntryFormat::Bullets);
+        let (ex, _) = partition(&existing);
+        let (inc, rest) = partition(&s(incoming));
+        let fields = merge_fields(&ex, &inc);
+        let with_fields = apply_fields(&existing, &fields);
+        let mut m = super::super::entries::Merger::new(with_fields, EntryFormat::Bullets, 1375);
+        for e in &rest {
+            m.offer(e);
+        }
+        let added = &m.entries()[m.stats().existing..];
+        edit_form(text, &fields, added, m.entries())
+    }
+
+    #[test]
+    fn regression_user_template_rewritten() {
+        let out = merge_into(
+            TEMPLATE,
+            &[
+                "**Name:** Nguyễn Thị Ngân",
+                "**Timezone:** Asia/Ho_Chi_Minh",
+                "**Pronouns:** _(optional)_",
+                "Context: Ngân is learning the guitar.",
+                "Likes lo-fi music.",
+            ],
+        )
+        .expect("the template can be edited in place");
+        assert_eq!(
+            out,
+            "# USER.md - About Your Human\n\n\
+             _Learn about the person you're helping. Update this as you go._\n\n\
+             - **Name:** Nguyễn Thị Ngân\n- **What to call them:**\n- **Pronouns:** _(optional)_\n\
+             - **Timezone:** Asia/Ho_Chi_Minh\n- **Notes:**\n- Likes lo-fi music.\n\n## Context\n\n\
+             _(What do they care about? What projects are they working on?)_\n\n---\n\n\
+             The more you know, the better you can help.\n\n- Ngân is learning the guitar.\n\n\
+             ## Related\n\n- [[IDENTITY]]\n"
+        );
+        // what it reads back as is what was merged, so a second merge changes nothing
+        let again = merge_into(
+            &out,
+            &[
+                "**Name:** Nguyễn Thị Ngân",
+                "Context: Ngân is learning the guitar.",
+            ],
+        );
+        assert_eq!(again.as_deref(), Some(out.as_str()));
+    }
+
+    #[test]
+    fn the_directives_template_of_openclaw_2026_9_keeps_its_example_block() {
+        // openclaw 2026.9.6's USER.md: no form slots, an example in a fence, comments.
+        let template = "# USER.md - User Model\n\nStore stable user preferences and profile facts as directives that can guide future sessions.\n\nUse one directive per entry:\n\n```md\n<!-- observed: YYYY-MM-DD | status: active -->\n\n- Prefer concise progress updates during implementation work.\n```\n\n- Begin each directive with an imperative such as `Always`, `Never`, or `Prefer`.\n- Record the observation date and either `active` or `superseded` on the metadata line.\n- When a preference changes, mark the old entry `superseded` and rewrite the active directive in place. Never append a contradictory active directive.\n- Keep stable communication style, relationships, and active-project context here. Put durable non-profile facts and decisions in `MEMORY.md`.\n- Save this file at the workspace root as `USER.md`. It loads every session with a separate 4,000-character budget.\n\n## Directives\n\nReplace the example below with a real directive and a real observation date before you save this file. Never leave a placeholder directive `active`.\n\n<!-- observed: YYYY-MM-DD | status: active -->\n\n- Prefer ...\n\n## Related\n\n- [Agent workspace](/concepts/agent-workspace)\n";
+        let out = merge_into(
+            template,
+            &["**Name:** Ngân", "Directives: Prefer short answers."],
+        )
+        .expect("edited in place");
+        let lines: Vec<&str> = template.lines().collect();
+        let got: Vec<&str> = out.lines().collect();
+        let mut it = got.iter();
+        for line in &lines {
+            assert!(it.any(|g| g == line), "{line:?} gone:\n{out}");
+        }
+        assert!(
+            out.contains("- Prefer ...\n- Prefer short answers.\n\n## Related"),
+            "{out}"
+        );
+        assert!(out.contains("`USER.md`. It loads every session with a separate 4,000-character budget.\n- **Name:** Ngân\n"), "{out}");
+    }
+
+    #[test]
+    fn a_later_slot_goes_and_a_missing_field_joins_the_form() {
+        let text = "# USER.md\n\n- **Name:**\n- **Notes:** calm\n\nSome prose.\n- **Name:** Leo\n\n## Context\n\nLeo plays chess.\n";
+        let out = merge_into(text, &["**name:** Long", "**Timezone:** UTC+7"]).unwrap();
+        assert_eq!(
+            out,
+            "# USER.md\n\n- **Name:** Long\n- **Timezone:** UTC+7\n- **Notes:** calm\n\nSome prose.\n\n## Context\n\nLeo plays chess.\n"
+        );
+    }
+
+    #[test]
+    fn crlf_forms_stay_crlf_and_a_bare_file_gets_its_entries_on_top() {
+        let text = "# USER.md\r\n\r\n- **Name:**\r\n";
+        let out = merge_into(text, &["**Name:** Ngân", "likes tea"]).unwrap();
+        assert_eq!(out, "# USER.md\r\n\r\n- **Name:** Ngân\r\n- likes tea\r\n");
+        let text = "## Context\n\nLeo plays chess.\n";
+        let out = merge_into(text, &["likes tea", "Context: Leo reads."]).unwrap();
+        assert_eq!(
+            out,
+            "- likes tea\n\n## Context\n\nLeo plays chess.\n\n- Leo reads.\n"
         );
     }
 

@@ -67,9 +67,7 @@ pub fn write(m: &mut Migrator<'_, '_>, b: &PersonaBundle) -> Result<()> {
     let limit = m.opts.memory_limit;
     let dest = m.path(p.memory);
     let mut merger = m.merger(&dest, limit)?;
-    for e in &b.memory {
-        merger.offer(&m.rebrand(e));
-    }
+    m.offer_entries(s.memory.as_ref(), &b.memory, &mut merger);
     m.offer_daily(&b.daily, &mut merger)?;
     let source = Sources::describe(&[s.memory.as_ref()], s.daily_dir.as_ref());
     m.finish_memory("memory", source, &dest, merger, limit)?;
@@ -77,9 +75,7 @@ pub fn write(m: &mut Migrator<'_, '_>, b: &PersonaBundle) -> Result<()> {
     if !b.knowledge.is_empty() {
         let dest = m.path(knowledge_loc);
         let mut merger = m.merger(&dest, limit)?;
-        for e in &b.knowledge {
-            merger.offer(&m.rebrand(e));
-        }
+        m.offer_entries(s.knowledge.as_ref(), &b.knowledge, &mut merger);
         let source = s.knowledge.as_ref().map(ToString::to_string);
         m.finish_memory("knowledge", source, &dest, merger, limit)?;
     }

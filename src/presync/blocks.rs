@@ -4,13 +4,20 @@
 //!
 //! The block bodies are data files under `embedded/presync/blocks/` (their wording follows the
 //! upstream device OS, so an agent reads the same rules whichever build wrote them). Blocks are
-//! written with [`mdblock`]: exactly one block at the very top, the owner's text below kept.
+//! written with [`mdblock`]: exactly one block at the very top, the owner's text below kept. In
+//! SOUL.md the text below the block is the owner's unless it is a stock default soul
+//! ([`souls`]: the runtimes' own, shipped as data), and any edit that would still remove a line
+//! the owner could have written backs the file up first ([`write_prompt`]).
+
+use std::collections::HashMap;
 
 use super::core::{Cx, fill};
 use crate::error::Result;
 use crate::format::mdblock::{
     self, HERMES_SKILL_MARKER, OS_MARKER, PERSONA_INLINE_END, PERSONA_INLINE_START,
 };
+use crate::persona::{backup, souls};
+use crate::runtime::RuntimeId;
 use crate::system::path::DevPath;
 
 /// Seeded below the soul block when SOUL.md has no owner text.
@@ -18,17 +25,6 @@ pub const PERSONAL_SEED: &str = "## Personal\n\n_Owner-editable. Add notes about
 
 /// Seeded below the block of claudecode's user-level CLAUDE.md when it has no owner text.
 pub const CLAUDE_NOTES_SEED: &str = "## Notes\n\n_Owner-editable. Add device-specific notes or personality tweaks here. The block above is managed by the OS and refreshed on each update — keep your edits in this section._\n";
-
-/// How a runtime's own default soul opens (discarded, not kept as owner text; section 5.6).
-pub const DEFAULT_SOUL: &[&str] = &["# Soul", "# SOUL.md"];
-
-/// hermes seeds a soul that opens with prose, not a heading.
-pub const HERMES_DEFAULT_SOUL: &[&str] = &[
-    "You are Hermes Agent, built by Nous Research",
-    "# Hermes Agent Persona",
-    "# Soul",
-    "# SOUL.md",
-];
 
 /// First words of the legacy hermes skill-priority block (which also used the generic marker).
 pub const HERMES_SKILL_SENTINEL: &str = "**Skill priority (MANDATORY):**";
@@ -107,22 +103,31 @@ pub fn device_soul(cx: &mut Cx<'_, '_>) -> Result<Option<String>> {
     }
 }
 
-/// SOUL.md with the soul block on top: a runtime's own default soul below it is discarded
-/// (keeping only a `## Personal` section it may hold), and an empty rest gets the seed.
-pub fn upsert_soul(text: &str, soul: &str, defaults: &[&str]) -> String {
+/// SOUL.md with the soul block on top, and the text discarded from below it. What stood below
+/// the old block stays, but for a managed default it opens with (a runtime's stock soul, or a
+/// copy of the device soul: [`souls::managed_default`]), which goes; a rest left empty gets
+/// the `## Personal` seed.
+///
+/// Upstream discarded any rest that opened with `# Soul` or `# SOUL.md` (hermes: a few more
+/// openings), keeping only a `## Personal` section, so the owner's own `# Soul` went at the next
+/// boot without a copy. A default is recognised by its content here, and nothing else is
+/// discarded.
+pub fn upsert_soul(text: &str, soul: &str, rt: RuntimeId) -> (String, Option<String>) {
     let stripped = mdblock::strip_block(text, OS_MARKER);
     let mut rest: &str = &stripped;
-    let opening = rest.trim_start();
-    if defaults.iter().any(|d| opening.starts_with(d)) {
-        rest = match rest.find("## Personal") {
-            Some(at) => &rest[at..],
-            None => "",
-        };
+    let mut discarded: Option<String> = None;
+    // Defaults stacked on one another (a migration of a default onto one) all go in this run, so
+    // the next finds nothing more to discard.
+    while let Some(default) = souls::managed_default(rest, rt, Some(soul)) {
+        let all = discarded.get_or_insert_with(String::new);
+        all.push_str(default.text);
+        all.push('\n');
+        rest = default.rest;
     }
     if rest.trim().is_empty() {
         rest = PERSONAL_SEED;
     }
-    mdblock::upsert_top_block(rest, OS_MARKER, soul)
+    (mdblock::upsert_top_block(rest, OS_MARKER, soul), discarded)
 }
 
 /// `text` with `body` as its one OS block at the top (`seed` below it when nothing else is).
@@ -170,10 +175,88 @@ pub fn write_md(
     new: &str,
     reason: &str,
 ) -> Result<()> {
-    if old != Some(new) {
-        cx.write(path, new.to_string(), None, reason)?;
+    write_prompt(cx, path, old, new, reason, None)
+}
+
+/// [`write_md`], first backing the file up (`<file>.bak-<nanoseconds>`, its own mode) when the
+/// edit removes a line a person could have written: any line outside the OS's own blocks that
+/// the new text no longer holds, but for the lines of `discarded` (a managed default presync
+/// recognised). A block whose `---` end line is missing runs to the end of the file and is
+/// stripped whole (the marker promised osctl that text), so this is what keeps the owner's text
+/// below a damaged block.
+pub fn write_prompt(
+    cx: &mut Cx<'_, '_>,
+    path: &DevPath,
+    old: Option<&str>,
+    new: &str,
+    reason: &str,
+    discarded: Option<&str>,
+) -> Result<()> {
+    if old == Some(new) {
+        return Ok(());
     }
-    Ok(())
+    if let Some(old) = old
+        && removes_owner_lines(old, new, discarded)
+    {
+        let name = path.file_name().unwrap_or_default();
+        backup::plan_backup(
+            cx.draft,
+            path,
+            &format!("back up {name}: presync removes text from it that is not the OS's"),
+        )?;
+    }
+    cx.write(path, new.to_string(), None, reason)
+}
+
+/// A line as compared for [`removes_owner_lines`]: trimmed, runs of whitespace made one space.
+fn norm(line: &str) -> String {
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The non-blank lines of `text` (normalised) with their counts; with `skip_os`, the lines of the
+/// OS's complete blocks (marker through end line: the generic and hermes' legacy blocks, the
+/// persona inline block) are left out.
+fn line_counts(text: &str, skip_os: bool) -> HashMap<String, usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut counts = HashMap::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if skip_os {
+            let end = match line {
+                OS_MARKER | HERMES_SKILL_MARKER => Some("---"),
+                PERSONA_INLINE_START => Some(PERSONA_INLINE_END),
+                _ => None,
+            };
+            if let Some(end) = end
+                && let Some(j) = (i + 1..lines.len()).find(|&j| lines[j] == end)
+            {
+                i = j + 1;
+                continue;
+            }
+        }
+        let n = norm(line);
+        if !n.is_empty() {
+            *counts.entry(n).or_insert(0) += 1;
+        }
+        i += 1;
+    }
+    counts
+}
+
+/// Whether going from `old` to `new` removes a line a person could have written (see
+/// [`write_prompt`]).
+pub fn removes_owner_lines(old: &str, new: &str, discarded: Option<&str>) -> bool {
+    let mut owner = line_counts(old, true);
+    for (line, n) in line_counts(discarded.unwrap_or(""), false) {
+        if let Some(have) = owner.get_mut(&line) {
+            *have = have.saturating_sub(n);
+        }
+    }
+    let kept = line_counts(new, false);
+    owner
+        .iter()
+        .any(|(line, &n)| n > kept.get(line).copied().unwrap_or(0))
 }
 
 /// Upserts the OS block of a prompt file. `create`: write the file when it does not exist.
@@ -194,23 +277,19 @@ pub fn ensure_block(
 }
 
 /// The soul block of a workspace SOUL.md (nothing when the device has no soul).
-pub fn ensure_soul(
-    cx: &mut Cx<'_, '_>,
-    path: &DevPath,
-    soul: Option<&str>,
-    defaults: &[&str],
-) -> Result<()> {
+pub fn ensure_soul(cx: &mut Cx<'_, '_>, path: &DevPath, soul: Option<&str>) -> Result<()> {
     let Some(soul) = soul else {
         return Ok(());
     };
     let old = cx.text(path)?;
-    let new = upsert_soul(old.as_deref().unwrap_or(""), soul, defaults);
-    write_md(
+    let (new, discarded) = upsert_soul(old.as_deref().unwrap_or(""), soul, cx.rt.id);
+    write_prompt(
         cx,
         path,
         old.as_deref(),
         &new,
         "device soul block (ROBOT.md soul_ref)",
+        discarded.as_deref(),
     )
 }
 
@@ -345,7 +424,7 @@ pub fn bridge_onboarding(
         "seed KNOWLEDGE.md",
     )?;
     let soul = device_soul(cx)?;
-    ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref(), DEFAULT_SOUL)?;
+    ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref())?;
     let agents = fill(BRIDGE_AGENTS, &vars);
     ensure_agents_with_persona(cx, ws, &agents, b.brand)?;
     let heartbeat = heartbeat("skip silently", b.honorifics, "");
@@ -367,36 +446,106 @@ mod tests {
 
     const SOUL: &str = "You are a lamp.";
 
+    fn upsert(text: &str, rt: RuntimeId) -> String {
+        upsert_soul(text, SOUL, rt).0
+    }
+
     #[test]
-    fn a_default_soul_is_discarded_but_its_personal_section_kept() {
-        let openclaw_default =
-            "# SOUL.md - Who You Are\n\nBe helpful.\n\n## Personal\n\nI like tea.\n";
-        let out = upsert_soul(openclaw_default, SOUL, DEFAULT_SOUL);
+    fn a_stock_default_is_discarded_and_the_owners_text_below_it_kept() {
+        let openclaw = include_str!("../../embedded/souls/openclaw-2026.9.6.md");
+        let with_personal = format!("{openclaw}\n## Personal\n\nI like tea.\n");
+        let (out, discarded) = upsert_soul(&with_personal, SOUL, RuntimeId::Openclaw);
         assert_eq!(
             out,
             "<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\n## Personal\n\nI like tea.\n"
         );
-        let hermes_default = "You are Hermes Agent, built by Nous Research. Be nice.\n";
-        let out = upsert_soul(hermes_default, SOUL, HERMES_DEFAULT_SOUL);
+        assert_eq!(discarded.as_deref().map(str::trim), Some(openclaw.trim()));
+        assert!(!removes_owner_lines(
+            &with_personal,
+            &out,
+            discarded.as_deref()
+        ));
+        // hermes' own default, and openclaw's carried into hermes, alike
+        let hermes = include_str!("../../embedded/souls/hermes-0.19.0.md");
+        for (text, rt) in [(hermes, RuntimeId::Hermes), (openclaw, RuntimeId::Hermes)] {
+            assert_eq!(
+                upsert(text, rt),
+                format!("<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\n{PERSONAL_SEED}")
+            );
+        }
+        // defaults stacked on one another all go at once
+        let stacked = format!("{hermes}\n\n{openclaw}\n## Personal\n\nTea.\n");
+        let once = upsert(&stacked, RuntimeId::Hermes);
+        assert!(once.ends_with("---\n\n## Personal\n\nTea.\n"), "{once}");
+        assert_eq!(upsert(&once, RuntimeId::Hermes), once);
+        // a copy of the device soul below its own block is the legacy self-seed
         assert_eq!(
-            out,
+            upsert("You are a lamp.\n", RuntimeId::Picoclaw),
             format!("<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\n{PERSONAL_SEED}")
         );
-        // the same prose is owner text for a runtime that does not seed it
-        let out = upsert_soul(hermes_default, SOUL, DEFAULT_SOUL);
-        assert!(out.ends_with(hermes_default));
-        assert_eq!(upsert_soul(&out, SOUL, DEFAULT_SOUL), out);
+    }
+
+    #[test]
+    fn regression_presync_discarded_owner_soul() {
+        // upstream's heading test took these for defaults: every one is the owner's
+        for (owner, rt) in [
+            (
+                "# Soul\n\nYou are Lumi, a friendly lamp.\n",
+                RuntimeId::Openclaw,
+            ),
+            (
+                "# Soul\n\nYou are Lumi, a friendly lamp.\n",
+                RuntimeId::Hermes,
+            ),
+            (
+                "# SOUL.md - Who You Are\n\nYou are Lumi.\n",
+                RuntimeId::Codex,
+            ),
+            (
+                "You are Hermes Agent, built by Nous Research. Call me Lumi.\n",
+                RuntimeId::Hermes,
+            ),
+            (
+                "# Hermes Agent Persona\n\nYou are Lumi.\n",
+                RuntimeId::Hermes,
+            ),
+        ] {
+            let (out, discarded) = upsert_soul(owner, SOUL, rt);
+            assert_eq!(discarded, None, "{owner:?}");
+            assert!(out.ends_with(owner), "{owner:?} in {rt}: {out}");
+            assert_eq!(upsert(&out, rt), out);
+        }
+    }
+
+    #[test]
+    fn owner_lines_outside_the_os_blocks_count() {
+        let block = "<!-- OS DO NOT REMOVE -->\nold soul\n---\n\nMine.\n";
+        // refreshing the OS's block removes nothing of the owner's
+        assert!(!removes_owner_lines(
+            block,
+            "<!-- OS DO NOT REMOVE -->\nnew\n---\n\nMine.\n",
+            None
+        ));
+        // a block without its end line runs to the end: stripping it drops the owner's text
+        let broken = "<!-- OS DO NOT REMOVE -->\nold soul\n\nMine.\n";
+        assert!(removes_owner_lines(
+            broken,
+            "<!-- OS DO NOT REMOVE -->\nnew\n---\n",
+            None
+        ));
+        assert!(!removes_owner_lines("  Mine.  \n", "Mine.\n", None));
+        assert!(removes_owner_lines("Mine.\nMine.\n", "Mine.\n", None));
     }
 
     #[test]
     fn owner_text_stays_and_the_block_moves_to_the_top() {
         let text = "My notes.\n\n<!-- OS DO NOT REMOVE -->\nold soul\n---\n\nMore notes.\n";
-        let out = upsert_soul(text, SOUL, DEFAULT_SOUL);
+        let out = upsert(text, RuntimeId::Openclaw);
         assert_eq!(
             out,
             "<!-- OS DO NOT REMOVE -->\nYou are a lamp.\n---\n\nMy notes.\n\nMore notes.\n"
         );
-        assert_eq!(upsert_soul(&out, SOUL, DEFAULT_SOUL), out);
+        assert_eq!(upsert(&out, RuntimeId::Openclaw), out);
     }
 
     #[test]

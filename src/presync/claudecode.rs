@@ -9,7 +9,7 @@
 //! Section 10 item 11: Claude Code honours `enableAllProjectMcpServers` only at user level, so it
 //! is written to `~/.claude/settings.json` (and, as upstream did, to the workspace settings).
 
-use super::blocks::{self, CLAUDE_MD, CLAUDE_NOTES_SEED, DEFAULT_SOUL};
+use super::blocks::{self, CLAUDE_MD, CLAUDE_NOTES_SEED};
 use super::core::{Cx, SECRET_MODE, fill};
 use super::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, without_v1};
 use crate::device::config::LlmMode;
@@ -174,7 +174,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         )?;
     }
     let soul = blocks::device_soul(cx)?;
-    blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref(), DEFAULT_SOUL)?;
+    blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref())?;
     let connectors = blocks::connectors_dir(cx);
     let body = fill(
         CLAUDE_MD,

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use super::blocks::{self, HERMES_AGENTS, HERMES_DEFAULT_SOUL};
+use super::blocks::{self, HERMES_AGENTS};
 use super::core::{Cx, SECRET_MODE};
 use super::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, VISION_MODEL, is_campaign};
 use crate::device::config::LlmMode;
@@ -56,15 +56,17 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         if text != original {
             text = format!("{}\n", text.trim_end());
         }
+        let mut discarded = None;
         if let Some(soul) = &soul {
-            text = blocks::upsert_soul(&text, soul, HERMES_DEFAULT_SOUL);
+            (text, discarded) = blocks::upsert_soul(&text, soul, cx.rt.id);
         }
-        blocks::write_md(
+        blocks::write_prompt(
             cx,
             &path,
             old.as_deref(),
             &text,
             "device soul block; legacy rules block moved to AGENTS.md",
+            discarded.as_deref(),
         )?;
     }
     blocks::ensure_block(

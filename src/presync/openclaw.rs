@@ -20,7 +20,7 @@
 
 use serde_json::{Value, json};
 
-use super::blocks::{self, DEFAULT_SOUL, OPENCLAW_AGENTS, OPENCLAW_HEARTBEAT_ENDING};
+use super::blocks::{self, OPENCLAW_AGENTS, OPENCLAW_HEARTBEAT_ENDING};
 use super::core::{Cx, DocEdit, SECRET_MODE, fill};
 use super::llm::{DEFAULT_BASE_URL, is_autonomous_host};
 use crate::device::config::LlmMode;
@@ -40,7 +40,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     if cx.full() {
         cx.mkdir(&ws, "openclaw workspace")?;
         let soul = blocks::device_soul(cx)?;
-        blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref(), DEFAULT_SOUL)?;
+        blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref())?;
         cx.seed(
             &ws.join("KNOWLEDGE.md"),
             blocks::KNOWLEDGE_SEED,

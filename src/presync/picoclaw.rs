@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use super::blocks::{self, DEFAULT_SOUL, PICOCLAW_AGENTS};
+use super::blocks::{self, PICOCLAW_AGENTS};
 use super::core::{Cx, DocEdit, SECRET_MODE, fill};
 use super::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, VISION_MODEL, is_campaign, with_v1};
 use crate::device::config::LlmMode;
@@ -63,7 +63,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         "seed KNOWLEDGE.md",
     )?;
     let soul = blocks::device_soul(cx)?;
-    blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref(), DEFAULT_SOUL)?;
+    blocks::ensure_soul(cx, &ws.join("SOUL.md"), soul.as_deref())?;
     let connectors = blocks::connectors_dir(cx);
     let agents = fill(PICOCLAW_AGENTS, &[("CONNECTORS_DIR", connectors.as_str())]);
     // picoclaw's onboard writes AGENTS.md; without it there is nothing to add a block to.

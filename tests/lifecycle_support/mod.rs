@@ -106,7 +106,8 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
         matches: |v| {
             v.invariant == "crash"
                 && v.context.starts_with("osctl switch ")
-                && v.context.contains("killed at kill-on:enable, then `switch ")
+                && v.context
+                    .contains("killed at kill-on:enable, then `switch ")
                 && v.detail.contains("did not converge to either")
         },
     },
@@ -127,16 +128,6 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
                 && v.context.starts_with("osctl switch ")
                 && v.detail
                     .contains("the switch rolled back but the units did not")
-        },
-    },
-    Known {
-        id: "soul-heading-discarded",
-        defect: "presync deletes an owner's SOUL.md whose text starts `# Soul`",
-        matches: |v| {
-            v.invariant == "owner-text-kept"
-                && v.context.ends_with("SOUL.md")
-                && v.detail
-                    .contains("_Owner-editable. Add notes about yourself")
         },
     },
 ];
@@ -1049,6 +1040,11 @@ impl<'a> Life<'a> {
             .collect();
         const SKILLS_STATE: &str = "var/lib/osctl/skills.json";
         let ignore = |path: &str| -> bool {
+            // The lock holder's note is the lock's bookkeeping (a killed holder's stays until the
+            // next holder replaces it), not a change a preview shows.
+            if path == "var/lib/osctl/lock.holder" {
+                return true;
+            }
             if !skipped.is_empty() && path == SKILLS_STATE {
                 return true; // compared below, without the hashes of what was not downloaded
             }

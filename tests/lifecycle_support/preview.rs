@@ -132,7 +132,9 @@ impl Preview {
         let mut i = 0;
         while i < lines.len() {
             let l = lines[i].trim_end_matches('\n');
-            if let Some(rest) = l.strip_prefix("#   if it does not: systemctl stop and reset-failed ") {
+            if let Some(rest) =
+                l.strip_prefix("#   if it does not: systemctl stop and reset-failed ")
+            {
                 p.retry_unit = rest.split([',', ' ']).next().map(str::to_string);
                 i += 1;
                 continue;

@@ -128,6 +128,28 @@ USER_TEMPLATE = (
     "- Context: Leo speaks Vietnamese primarily (vi).\n"
 )
 
+# openclaw's own USER.md template as a fresh workspace holds it (openclaw 2026.2.9 to 2026.4.15),
+# with a `## Related` section of links: migration fills its slots and adds entries, and every
+# other line stays (the template survives verbatim).
+USER_TEMPLATE_REAL = (
+    "# USER.md - About Your Human\n\n"
+    "_Learn about the person you're helping. Update this as you go._\n\n"
+    "- **Name:**\n"
+    "- **What to call them:**\n"
+    "- **Pronouns:** _(optional)_\n"
+    "- **Timezone:**\n"
+    "- **Notes:**\n\n"
+    "## Context\n\n"
+    "_(What do they care about? What projects are they working on? What annoys them? What makes "
+    "them laugh? Build this over time.)_\n\n"
+    "---\n\n"
+    "The more you know, the better you can help. But remember — you're learning about a person, "
+    "not building a dossier. Respect the difference.\n\n"
+    "## Related\n\n"
+    "- [[IDENTITY]]\n"
+    "- [Agent workspace](/concepts/agent-workspace)\n"
+)
+
 
 def daily_files():
     """Three daily notes whose entries, with the rest of memory, overflow 2200 code points."""
@@ -299,6 +321,13 @@ def main():
     noblock = pair_tree("picoclaw", "claudecode")
     noblock["root/.claudecode/workspace/SOUL.md"] = "# SOUL.md\n\nA default soul without a block.\n"
     write_case(HERE / "destination-without-os-block", migrate("picoclaw", "claudecode"), noblock)
+
+    # A destination USER.md that is still openclaw's template: only its slots and the added
+    # entries change; headings, rules and links stay line for line.
+    for frm, to in [("openclaw", "codex"), ("hermes", "opencode")]:
+        t = pair_tree(frm, to)
+        t[f"{WORKSPACE[to]}/USER.md"] = USER_TEMPLATE_REAL
+        write_case(HERE / f"user-template-{frm}-to-{to}", migrate(frm, to), t)
 
     # Aliases and case are accepted as everywhere else.
     write_case(HERE / "alias-names", migrate(" PI", "Codex-App-Server"), pair_tree("openclaw", "codex"))
