@@ -7,7 +7,8 @@
 //! stopped even when its unit file is gone (the restore removes the unit file a switch wrote for
 //! its new runtime, and systemd keeps running a unit whose file was deleted). Then
 //! the record goes. When part of that fails, the record stays, `status` keeps reporting it and
-//! the next `osctl switch` or `osctl reconcile` tries again.
+//! the next `osctl switch` or `osctl reconcile` tries again. A runtime in config.json without a
+//! unit file has nothing to start: a warning, not a failure to retry (no retry could change it).
 
 use std::time::Duration;
 
@@ -29,6 +30,8 @@ pub struct Converged {
     pub actions: Vec<String>,
     /// What could not be done (empty: converged, record removed).
     pub problems: Vec<String>,
+    /// What was found and needs no retry (the unit config.json names has no unit file).
+    pub notes: Vec<String>,
 }
 
 /// Converges the services after the interrupted switch `rec`. The caller holds the lock.
@@ -44,6 +47,7 @@ pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converge
             runtime,
             actions: Vec::new(),
             problems,
+            notes: Vec::new(),
         });
     }
     // Unit files may just have been restored from the journal.
@@ -73,9 +77,13 @@ pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converge
         }
     }
     let s = units.sample(&keep)?;
+    let mut notes = Vec::new();
     if !s.exists() {
-        problems.push(format!(
-            "{keep}.service, the unit of {runtime} (config.json), does not exist"
+        // Nothing to start, as before the switch began: that is the state config.json asks
+        // for, and no retry could change it (a kept record would be retried at every boot and
+        // keep `status` reporting an interrupted switch for good).
+        notes.push(format!(
+            "{keep}.service, the unit of {runtime} (config.json), does not exist: nothing to start"
         ));
     } else {
         if s.active == "failed" {
@@ -98,6 +106,7 @@ pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converge
         runtime,
         actions: units.actions(),
         problems,
+        notes,
     })
 }
 
@@ -115,11 +124,19 @@ pub fn if_interrupted(t: &Target<'_>, device: &Device) -> Result<Option<Converge
         rec.phase.as_str()
     ));
     let c = converge(t, device, rec)?;
-    if c.problems.is_empty() {
+    for n in &c.notes {
+        t.out.warn(n);
+    }
+    if c.problems.is_empty() && c.notes.is_empty() {
         t.out.status(&format!(
             "services converged: {} runs ({}.service)",
             c.runtime,
             install::unit_name(t.fs, c.runtime.spec())?
+        ));
+    } else if c.problems.is_empty() {
+        t.out.status(&format!(
+            "services converged: {} (config.json) has no unit to start; the other unit is stopped",
+            c.runtime
         ));
     } else {
         for p in &c.problems {

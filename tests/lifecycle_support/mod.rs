@@ -81,19 +81,8 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
         },
     },
     Known {
-        id: "interrupted-switch-cannot-converge",
-        defect: "found by this suite, no fix in flight (switch): an interrupted switch whose old runtime (config.json's) has no unit file is never converged: every reconcile retries it (`daemon-reload`, the record kept), and a later switch goes ahead anyway and its rollback removes the record",
-        matches: |v| {
-            (v.invariant == "all-or-nothing"
-                && v.context.starts_with("osctl switch ")
-                && v.detail
-                    .contains("missing: [\"var/lib/osctl/switch.json\"]"))
-                || (v.invariant == "convergence" && v.detail.contains("could not converge:"))
-        },
-    },
-    Known {
         id: "killed-switch-leaves-both-running",
-        defect: "found by this suite, no fix in flight (switch): a switch killed after starting the new unit is converged by restoring its journal first, which deletes the new unit's file; the unit keeps running without it, the convergence sees `not-found` and stops nothing: old and new runtime both run",
+        defect: "narrowed (switch): a switch killed after starting the new unit is converged by restoring its journal first, which deletes the new unit's file; the convergence now stops that unit by name (it no longer runs), but its enablement outlives the file (on a real system a dangling `.wants/` link, which `systemctl disable` refuses without the file) until the unit file comes back",
         matches: |v| {
             v.invariant == "crash"
                 && v.context.starts_with("osctl switch ")
