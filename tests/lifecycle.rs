@@ -361,6 +361,7 @@ cases! {
     regression_killed_switch_then_reboot_leaves_both_runtimes_running => "killed_switch_then_reboot_leaves_both_runtimes_running",
     regression_killed_reset_leaves_the_runtime_stopped => "killed_reset_leaves_the_runtime_stopped",
     regression_rolled_back_switch_stops_a_unit_that_was_running => "rolled_back_switch_stops_a_unit_that_was_running",
+    regression_rolled_back_switch_starts_an_old_unit_that_was_only_enabled => "rolled_back_switch_starts_an_old_unit_that_was_only_enabled",
 }
 
 // ---- the suite's own machinery: each check must be able to fail ----

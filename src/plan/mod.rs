@@ -155,6 +155,9 @@ pub enum ServiceAction {
     /// Restart only when the unit is active (a config change for a running runtime).
     RestartIfActive(String),
     ResetFailed(String),
+    /// Enable without starting (a rollback gives back the enablement of a unit that was
+    /// enabled but not running).
+    Enable(String),
     Disable(String),
     /// `systemctl reboot` (a reset with `--reboot` runs it after its journal is committed, never
     /// as a step of a plan: a reboot mid-plan would leave the journal for the next boot to undo).
@@ -181,6 +184,7 @@ impl ServiceAction {
             ServiceAction::Restart(u) => vec!["restart".into(), unit(u)],
             ServiceAction::RestartIfActive(u) => vec!["try-restart".into(), unit(u)],
             ServiceAction::ResetFailed(u) => vec!["reset-failed".into(), unit(u)],
+            ServiceAction::Enable(u) => vec!["enable".into(), unit(u)],
             ServiceAction::Disable(u) => vec!["disable".into(), unit(u)],
             ServiceAction::Reboot => vec!["reboot".into()],
         }

@@ -114,6 +114,9 @@ struct Txn<'a> {
     /// together with the new unit's first state after its start, or before an installer runs
     /// (an installer may stop it). `None`: nothing has touched it yet, so nothing to restore.
     from_before: Option<Sample>,
+    /// The new unit as it was before the switch started it (read together with the old one,
+    /// in one `systemctl show`): a rollback leaves a unit that already ran running.
+    to_before: Option<Sample>,
     record: Record,
     journals: Vec<Journal>,
     /// Path → index of the journal that holds its original.
@@ -152,6 +155,7 @@ impl<'a> Txn<'a> {
             from: from.spec(),
             to,
             from_before: None,
+            to_before: None,
             record: Record {
                 schema: 1,
                 from,
@@ -485,12 +489,20 @@ impl<'a> Txn<'a> {
         if self.need_reload {
             self.reload()?;
         }
+        let old = self.record.from_unit.clone();
+        if self.to_before.is_none() && !self.t.services.is_offline() && old != unit {
+            let mut both = self.units.sample_all(&[&unit, &old])?;
+            let old_state = both.pop();
+            self.to_before = both.pop();
+            if self.from_before.is_none() {
+                self.from_before = old_state;
+            }
+        }
         self.new_started = true;
         if let Err(why) = self.units.act(&ServiceAction::EnableNow(unit.clone()))? {
             self.note_old()?;
             return Ok(Err(why));
         }
-        let old = self.record.from_unit.clone();
         let companion = (self.from_before.is_none() && old != unit).then_some(old.as_str());
         let (verdict, old_state) = self.units.settle_with(&unit, self.opts.settle, companion)?;
         if let Some(s) = old_state {
@@ -580,9 +592,25 @@ impl<'a> Txn<'a> {
         let mut kept: Vec<DevPath> = Vec::new();
         let to_unit = self.to_unit();
         if self.new_started {
-            match self.units.stop(&to_unit, STOP_TRIES) {
+            // Back to how the new unit was before the switch: a unit that already ran (config.json
+            // named another runtime) keeps running; one that was only enabled stays enabled.
+            let before = self.to_before.as_ref();
+            let ran = before.is_some_and(Sample::is_running);
+            let enabled = before.is_some_and(Sample::is_enabled);
+            let undone = if ran {
+                if enabled {
+                    Ok(Ok(()))
+                } else {
+                    self.units.act(&ServiceAction::Disable(to_unit.clone()))
+                }
+            } else if enabled {
+                self.units.stop_keeping_enablement(&to_unit, STOP_TRIES)
+            } else {
+                self.units.stop(&to_unit, STOP_TRIES)
+            };
+            match undone {
                 Ok(Ok(())) => {}
-                Ok(Err(why)) => problems.push(format!("{to_unit}.service still runs: {why}")),
+                Ok(Err(why)) => problems.push(format!("{to_unit}.service: {why}")),
                 Err(e) => problems.push(e.to_string()),
             }
         }
@@ -649,7 +677,8 @@ impl<'a> Txn<'a> {
         }
     }
 
-    /// Brings the old unit back to how it was: enabled and started if it ran or was enabled.
+    /// Brings the old unit back to how it was: enabled and started if it ran, enabled only if
+    /// it was enabled and not running.
     fn restore_old(&self) -> std::result::Result<(), String> {
         let Some(before) = &self.from_before else {
             return Ok(());
@@ -664,6 +693,17 @@ impl<'a> Txn<'a> {
         }
         let err = |e: Error| e.to_string();
         let now = self.units.sample(old).map_err(err)?;
+        if !before.is_running() {
+            // Enabled but not running before the switch: give back the enablement only (it was
+            // never started by the switch, so starting it now would change the device).
+            if !now.is_enabled() {
+                self.units
+                    .act(&ServiceAction::Enable(old.clone()))
+                    .map_err(err)?
+                    .map_err(|why| format!("{old}.service was not enabled again: {why}"))?;
+            }
+            return Ok(());
+        }
         if now.active == "failed" {
             self.units
                 .act(&ServiceAction::ResetFailed(old.clone()))
@@ -674,15 +714,10 @@ impl<'a> Txn<'a> {
             .act(&ServiceAction::EnableNow(old.clone()))
             .map_err(err)?
             .map_err(|why| format!("{old}.service did not start again: {why}"))?;
-        if before.is_running() {
-            match self.units.settle(old, Duration::ZERO).map_err(err)? {
-                Verdict::Settled(_) => {}
-                Verdict::Failed { why, .. } => {
-                    return Err(format!("{old}.service did not start again: {why}"));
-                }
-            }
+        match self.units.settle(old, Duration::ZERO).map_err(err)? {
+            Verdict::Settled(_) => Ok(()),
+            Verdict::Failed { why, .. } => Err(format!("{old}.service did not start again: {why}")),
         }
-        Ok(())
     }
 }
 

@@ -284,6 +284,16 @@ impl<'a> Units<'a> {
         self.stop_by(unit, tries, ServiceAction::Stop(unit.to_string()))
     }
 
+    /// Stops a unit and leaves its enablement as it is (a rollback of a unit that was enabled
+    /// but not running before the switch), with the same tries as [`Units::stop`].
+    pub fn stop_keeping_enablement(
+        &self,
+        unit: &str,
+        tries: u32,
+    ) -> Result<std::result::Result<(), String>> {
+        self.stop_by(unit, tries, ServiceAction::Stop(unit.to_string()))
+    }
+
     fn stop_by(
         &self,
         unit: &str,

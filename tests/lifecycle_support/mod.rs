@@ -109,16 +109,6 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
                 && v.detail.contains("the units converged to neither state")
         },
     },
-    Known {
-        id: "rollback-stops-a-unit-that-was-running",
-        defect: "found by this suite, no fix in flight (switch): a switch to a runtime whose unit already runs (config.json named another) that rolls back stops and disables that unit, which ran before the switch",
-        matches: |v| {
-            v.invariant == "all-or-nothing"
-                && v.context.starts_with("osctl switch ")
-                && v.detail
-                    .contains("the switch rolled back but the units did not")
-        },
-    },
 ];
 
 pub fn known(v: &Violation) -> Option<&'static Known> {
