@@ -111,7 +111,7 @@ struct Txn<'a> {
     from: &'static Runtime,
     to: &'static Runtime,
     /// The old unit as it was before anything could change it (what a rollback restores): read
-    /// together with the new unit's first state after its start, or before an installer runs
+    /// together with the new unit's state right before its start, or before an installer runs
     /// (an installer may stop it). `None`: nothing has touched it yet, so nothing to restore.
     from_before: Option<Sample>,
     /// The new unit as it was before the switch started it (read together with the old one,
@@ -482,8 +482,8 @@ impl<'a> Txn<'a> {
 
     /// Starts the new unit and waits for it to settle. `Ok(Err(why))`: it did not. A unit that
     /// is missing, failed at its start limit or stale makes `enable --now` fail, which counts as
-    /// not settled (and earns the one reinstall); the first state read after the start also
-    /// reads the old unit, untouched so far, for the rollback.
+    /// not settled (and earns the one reinstall); right before the first start both units are
+    /// read in one `systemctl show`, as they were, for the rollback.
     fn start(&mut self) -> Result<std::result::Result<(), String>> {
         let unit = self.to_unit();
         if self.need_reload {
