@@ -452,7 +452,14 @@ impl Planner<'_, '_> {
             }
             self.remove(&path, "device data")?;
         }
-        self.remove(&env.gelf_spool(), "device log spool")
+        self.remove(&env.gelf_spool(), "device log spool")?;
+        // osctl's record of the MCP tools it synced from config.json's mcp_tools: the tools were
+        // the owner's and the reset removes every MCP server, so a record left behind would say a
+        // new owner's identical tool is in place when it is not.
+        self.remove(
+            &crate::reconcile::mcp_tools::record_path(),
+            "osctl's record of the owner's MCP tools",
+        )
     }
 
     /// The Wi-Fi passphrases of the config a reset deletes are secrets: the diff of its

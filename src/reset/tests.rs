@@ -667,3 +667,22 @@ fn the_wifi_passphrase_is_masked_in_the_diff_of_its_removal() {
     assert!(diff.contains("wpa_supplicant-wlan0.conf"), "{diff}");
     assert!(!diff.contains("correct-horse-battery"), "{diff}");
 }
+
+#[test]
+fn regression_reset_left_the_record_of_the_owners_mcp_tools() {
+    // Found by the lifecycle suite (a boot killed before its mcp-tools step, then a reset,
+    // ended unlike the same reset after a whole boot): the reset removes every MCP server, so
+    // osctl's record of the tools it synced from the owner's config.json must go too.
+    let (d, fs) = device("hermes");
+    write(
+        d.path(),
+        "/var/lib/osctl/mcp-tools.json",
+        "{\"schema\": 1, \"runtimes\": {\"hermes\": {\"tool_search\": \"00\"}}}\n",
+    );
+    let planned = plan_for(&fs, false).unwrap();
+    assert!(
+        deleted(&planned.combined()).contains(&"/var/lib/osctl/mcp-tools.json".to_string()),
+        "{:?}",
+        deleted(&planned.combined())
+    );
+}
