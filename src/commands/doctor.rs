@@ -6,6 +6,8 @@
 //! Exit 0 when the device is healthy, 3 when there are findings, 1 only when doctor itself
 //! cannot run (a root that is not a folder, a read that fails outside any file it checks).
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use super::Ctx;
@@ -32,8 +34,10 @@ const JOURNAL_LINES: usize = 10;
 /// osctl's own units (the timer's service is the one that fails; the timer itself does not).
 const OSCTL_UNITS: [&str; 2] = ["osctl-boot", "osctl-skills-sync"];
 
-pub fn run(ctx: &Ctx) -> Result<Exit> {
-    let facts = gather(ctx)?;
+/// `root`: `--root` as the user gave it, so every path doctor shows opens from where they are.
+pub fn run(ctx: &Ctx, root: &Path) -> Result<Exit> {
+    let at = Shown::new(&ctx.fs, root);
+    let facts = gather(ctx, &at)?;
     let report = doctor::judge(&facts);
     if ctx.json {
         let mut doc = serde_json::to_value(&report).map_err(|e| Error::internal(e.to_string()))?;
@@ -51,18 +55,44 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     })
 }
 
-/// A device path as the user can open it: under `--root` unless the root is `/`.
-fn shown(fs: &RootFs, dev: &str) -> String {
-    if fs.is_live() || !dev.starts_with('/') {
-        dev.to_string()
-    } else {
-        format!("{}{dev}", fs.root().display())
+/// How device paths are shown: as the user can open them, under `--root` as they gave it
+/// unless the root is `/`.
+struct Shown {
+    /// The prefix before a device path (`examples/device`; empty on the live device).
+    prefix: String,
+}
+
+impl Shown {
+    fn new(fs: &RootFs, root: &Path) -> Shown {
+        let prefix = if fs.is_live() {
+            String::new()
+        } else {
+            root.display().to_string().trim_end_matches('/').to_string()
+        };
+        Shown { prefix }
+    }
+
+    fn path(&self, dev: &str) -> String {
+        if dev.starts_with('/') {
+            format!("{}{dev}", self.prefix)
+        } else {
+            dev.to_string()
+        }
+    }
+
+    /// How a fix calls osctl on this device.
+    fn osctl(&self) -> String {
+        if self.prefix.is_empty() {
+            "osctl".to_string()
+        } else {
+            format!("osctl --root {}", self.prefix)
+        }
     }
 }
 
 /// An osctl error about a file, as a problem: the path shown under `--root`, the line and
 /// column, osctl's own message (the causes; the path is not repeated).
-fn problem(fs: &RootFs, e: &Error) -> Problem {
+fn problem(at: &Shown, e: &Error) -> Problem {
     // The loaders' hints speak to a writer ("nothing was written; ..."): doctor writes nothing.
     let hint = e.hint.as_ref().map(|h| {
         h.strip_prefix("nothing was written; ")
@@ -71,7 +101,7 @@ fn problem(fs: &RootFs, e: &Error) -> Problem {
     });
     match &e.location {
         Some(loc) => Problem {
-            path: Some(shown(fs, &loc.file)),
+            path: Some(at.path(&loc.file)),
             line: loc.line,
             column: loc.column,
             message: if e.causes.is_empty() {
@@ -92,21 +122,17 @@ fn problem(fs: &RootFs, e: &Error) -> Problem {
 }
 
 /// Reads everything doctor judges.
-fn gather(ctx: &Ctx) -> Result<Facts> {
+fn gather(ctx: &Ctx, at: &Shown) -> Result<Facts> {
     let fs = &ctx.fs;
     let env = &ctx.env;
     let mut facts = Facts {
-        osctl: if fs.is_live() {
-            "osctl".to_string()
-        } else {
-            format!("osctl --root {}", fs.root().display())
-        },
+        osctl: at.osctl(),
         ..Facts::default()
     };
     let check = |facts: &mut Facts, r: Result<()>| {
         facts.files_checked += 1;
         if let Err(e) = r {
-            facts.file_problems.push(problem(fs, &e));
+            facts.file_problems.push(problem(at, &e));
         }
     };
 
@@ -134,7 +160,12 @@ fn gather(ctx: &Ctx) -> Result<Facts> {
     check(&mut facts, switch.as_ref().map(drop).map_err(Clone::clone));
     // Every other record osctl keeps in its state folder is JSON too.
     let state_dir = DevPath::new(STATE_DIR);
-    for name in fs.list_dir(&state_dir)?.unwrap_or_default() {
+    // A state folder that cannot be listed is itself a finding (the writers would stop on it).
+    let names = fs.list_dir(&state_dir).unwrap_or_else(|e| {
+        facts.file_problems.push(problem(at, &e));
+        None
+    });
+    for name in names.unwrap_or_default() {
         if !name.ends_with(".json") || name == "skills.json" || name == "switch.json" {
             continue;
         }
@@ -161,12 +192,16 @@ fn gather(ctx: &Ctx) -> Result<Facts> {
     };
     facts.active = active.map(|rt| rt.to_string());
     if let Some(d) = &device {
-        for sentence in d.containment(fs)? {
+        let contained = d.containment(fs).unwrap_or_else(|e| {
+            facts.file_problems.push(problem(at, &e));
+            Vec::new()
+        });
+        for sentence in contained {
             facts.file_problems.push(Problem {
                 message: sentence,
                 hint: Some(format!(
                     "fix the setting ({} openclaw_config_dir, ROBOT.md soul_ref) or the symbolic link it names; every command that changes the device refuses to run until then",
-                    shown(fs, &env.config_json().to_string())
+                    at.path(&env.config_json().to_string())
                 )),
                 ..Problem::default()
             });
@@ -189,10 +224,14 @@ fn gather(ctx: &Ctx) -> Result<Facts> {
 
     // The lock holder (its note, read without taking the lock), journals, an interrupted switch.
     facts.lock_holder = lock::holder(fs).map(|h| h.describe());
-    facts.journals = journal::pending(fs)?
+    let pending = journal::pending(fs).unwrap_or_else(|e| {
+        facts.file_problems.push(problem(at, &e));
+        Vec::new()
+    });
+    facts.journals = pending
         .into_iter()
         .map(|p| Journal {
-            path: shown(fs, &p.path.to_string()),
+            path: at.path(&p.path.to_string()),
             command: p.command,
             paths: p.paths,
             refused: p.refused,
@@ -209,9 +248,9 @@ fn gather(ctx: &Ctx) -> Result<Facts> {
     // What the planners would do: presync, reconcile, skills.
     match (&device, active) {
         (Some(d), Some(rt)) => {
-            facts.presync = Some(probe(fs, &facts, presync_paths(fs, d, rt)));
-            facts.reconcile = Some(probe(fs, &facts, reconcile_steps(fs, d)));
-            facts.skills = Some(probe(fs, &facts, skills_drift(fs, d, rt)));
+            facts.presync = Some(probe(at, &facts, presync_paths(fs, at, d, rt)));
+            facts.reconcile = Some(probe(at, &facts, reconcile_steps(fs, d)));
+            facts.skills = Some(probe(at, &facts, skills_drift(fs, d, rt)));
         }
         _ => {
             let why = "the device's configuration cannot be read (see files)";
@@ -226,11 +265,11 @@ fn gather(ctx: &Ctx) -> Result<Facts> {
 
 /// A planner's result as a probe. A failure on a file already reported as not parsing is not
 /// reported twice: the check is skipped, naming that file.
-fn probe<T>(fs: &RootFs, facts: &Facts, r: Result<T>) -> Probe<T> {
+fn probe<T>(at: &Shown, facts: &Facts, r: Result<T>) -> Probe<T> {
     match r {
         Ok(v) => Probe::Done(v),
         Err(e) => {
-            let p = problem(fs, &e);
+            let p = problem(at, &e);
             match facts
                 .file_problems
                 .iter()
@@ -248,13 +287,13 @@ fn probe<T>(fs: &RootFs, facts: &Facts, r: Result<T>) -> Probe<T> {
 
 /// The paths presync would change for `rt` (files only; programs are not planned: they run at
 /// the runtime's start and say nothing about the files being in sync).
-fn presync_paths(fs: &RootFs, device: &Device, rt: RuntimeId) -> Result<Vec<String>> {
+fn presync_paths(fs: &RootFs, at: &Shown, device: &Device, rt: RuntimeId) -> Result<Vec<String>> {
     let mut draft = Draft::new(fs);
     presync::plan_with(&mut draft, device, rt, Scope::All, false)?;
     Ok(draft
         .finish()
         .file_changes()
-        .map(|c| format!("{}: {}", shown(fs, &c.path.to_string()), c.kind().as_str()))
+        .map(|c| format!("{}: {}", at.path(&c.path.to_string()), c.kind().as_str()))
         .collect())
 }
 
@@ -301,7 +340,7 @@ fn units(ctx: &Ctx, active: Option<RuntimeId>) -> Result<Probe<Vec<Unit>>> {
     for rt in REGISTRY {
         let role = if Some(rt.id) == active {
             UnitRole::Active
-        } else if install::inspect(&ctx.fs, rt)?.installed() {
+        } else if install::inspect(&ctx.fs, rt).is_ok_and(|i| i.installed()) {
             UnitRole::Other
         } else {
             continue;

@@ -261,7 +261,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
     match &cli.command {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
-        Command::Doctor => doctor::run(ctx),
+        Command::Doctor => doctor::run(ctx, &cli.global.root),
         Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Presync(args) => presync::run(ctx, args),
         Command::Migrate(args) => migrate::run(ctx, args),

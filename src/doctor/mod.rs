@@ -733,6 +733,24 @@ mod tests {
     }
 
     #[test]
+    fn an_interrupted_switch_asks_for_reconcile_before_presync() {
+        let mut f = healthy();
+        f.osctl = "osctl --root /img".into();
+        f.presync = Some(Probe::Done(vec!["x: modify".into()]));
+        f.switch = Some(Switch {
+            from: "openclaw".into(),
+            to: "hermes".into(),
+            phase: "started".into(),
+        });
+        let r = judge(&f);
+        assert_eq!(r.findings[0].check, "switch");
+        assert_eq!(r.next, "osctl --root /img reconcile");
+        assert_eq!(r.findings[1].fix, "osctl --root /img presync");
+        let line = r.checks.iter().find(|c| c.check == "switch").unwrap();
+        assert_eq!(line.summary, "interrupted: openclaw -> hermes");
+    }
+
+    #[test]
     fn a_check_that_failed_on_a_file_is_a_file_finding_of_that_check() {
         let mut f = healthy();
         f.skills = Some(Probe::Failed(Problem {
