@@ -253,3 +253,36 @@ fn the_readme_section_is_what_doctor_prints_on_the_sample_device() {
     assert_eq!(&readme[start..end], text(&out.stdout));
     assert_eq!(snapshot(&repo.join("examples/device")), before);
 }
+
+/// A failed unit's journal may quote the device's secrets in plain words; doctor's output masks
+/// them (text and JSON), as every osctl output does.
+#[test]
+fn secrets_in_a_failed_units_journal_are_masked() {
+    let d = Dev::healthy();
+    d.set("hermes-gateway.service", "active", "failed");
+    std::fs::write(
+        &d.journalctl,
+        "#!/bin/sh\necho 'hermes[9]: provider refused sk-example-0000000000000000c0de'\n\
+         echo 'hermes[9]: telegram rejected 123456789:AAExampleExampleExampleExample'\n",
+    )
+    .unwrap();
+    for json in [false, true] {
+        let args: &[&str] = if json {
+            &["--json", "doctor"]
+        } else {
+            &["doctor"]
+        };
+        let out = d.run(args, true);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(3), "{stdout}");
+        assert!(stdout.contains("hermes[9]: provider refused"), "{stdout}");
+        assert!(
+            !stdout.contains("sk-example-0000000000000000c0de"),
+            "{stdout}"
+        );
+        assert!(
+            !stdout.contains("AAExampleExampleExampleExample"),
+            "{stdout}"
+        );
+    }
+}
