@@ -286,3 +286,20 @@ fn secrets_in_a_failed_units_journal_are_masked() {
         );
     }
 }
+
+/// Exit 1 only when doctor cannot run at all: a root that is not a device.
+#[test]
+fn a_root_that_is_not_a_device_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_osctl"))
+        .arg("--root")
+        .arg(dir.path())
+        .args(["--json", "doctor"])
+        .env_remove("OSCTL_SYSTEMCTL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["code"], "not_a_device_root");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

@@ -142,6 +142,9 @@ fn gather(ctx: &Ctx, at: &Shown) -> Result<Facts> {
             facts.files_checked += 1;
             Some(d)
         }
+        // A root that is not a device at all: there is nothing to examine (exit 1, as every
+        // command that reads the device does).
+        Err(e) if e.code == "not_a_device_root" => return Err(e),
         Err(e) => {
             check(&mut facts, Err(e));
             None
