@@ -149,7 +149,7 @@ def error_message(doc, rc, stderr):
         parts.append(msg)
         causes = err.get("causes") or []
         if causes:
-            parts.append("caused by: " + "; ".join(str(c) for c in causes))
+            parts[-1] += " (caused by: %s)" % "; ".join(str(c) for c in causes)
         if err.get("hint"):
             parts.append("hint: " + err["hint"])
     elif stderr and stderr.strip():
