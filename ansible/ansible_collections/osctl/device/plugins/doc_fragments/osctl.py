@@ -36,4 +36,3 @@ notes:
   - A failed osctl run fails the task with osctl's message and hint; osctl's exit code is in
     C(rc) (1 refused, 4 rolled back, 5 partly applied, 6 busy).
 """
-

@@ -19,7 +19,7 @@ description:
     C(--app-token-file)), never on its command line. Slack's O(signing_secret) has no file form
     in osctl and is passed as C(--signing-secret); prefer socket mode (O(app_token)).
 version_added: "0.1.0"
-author: osctl contributors
+author: osctl contributors (!UNKNOWN)
 extends_documentation_fragment: osctl.device.osctl
 options:
   name:
@@ -50,8 +50,10 @@ options:
 attributes:
   check_mode:
     support: full
+    description: Runs the same osctl command with C(--dry-run); changed is what the real run would report.
   diff_mode:
     support: full
+    description: Each file osctl writes (or would write) is shown as osctl's unified diff, secrets masked.
 """
 
 EXAMPLES = r"""

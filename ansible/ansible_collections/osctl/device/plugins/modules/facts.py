@@ -17,7 +17,7 @@ description:
     C(ansible_facts.osctl.doctor); an osctl without it leaves C(doctor) null.
   - Reads only; never changes the device.
 version_added: "0.1.0"
-author: osctl contributors
+author: osctl contributors (!UNKNOWN)
 extends_documentation_fragment: osctl.device.osctl
 options:
   doctor:
@@ -27,8 +27,10 @@ options:
 attributes:
   check_mode:
     support: full
+    description: Reads only, in check mode as in a real run.
   diff_mode:
     support: none
+    description: Nothing changes, so there is no diff.
 """
 
 EXAMPLES = r"""

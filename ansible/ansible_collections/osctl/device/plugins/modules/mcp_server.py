@@ -18,7 +18,7 @@ description:
   - Header and env values reach osctl through a file only the module can read
     (C(--header-file), C(--env-file)), never on its command line, and osctl masks them in its output.
 version_added: "0.1.0"
-author: osctl contributors
+author: osctl contributors (!UNKNOWN)
 extends_documentation_fragment: osctl.device.osctl
 options:
   name:
@@ -71,8 +71,10 @@ options:
 attributes:
   check_mode:
     support: full
+    description: Runs the same osctl command with C(--dry-run); changed is what the real run would report.
   diff_mode:
     support: full
+    description: Each file osctl writes (or would write) is shown as osctl's unified diff, secrets masked.
 """
 
 EXAMPLES = r"""

@@ -15,7 +15,7 @@ description:
     KNOWLEDGE.md and USER.md, backing up every file it replaces (C(NAME.bak-<time>); the
     returned C(files) list shows that time as C(*)).
 version_added: "0.1.0"
-author: osctl contributors
+author: osctl contributors (!UNKNOWN)
 extends_documentation_fragment: osctl.device.osctl
 options:
   from_runtime:
@@ -41,8 +41,10 @@ options:
 attributes:
   check_mode:
     support: full
+    description: Runs the same osctl command with C(--dry-run); changed is what the real run would report.
   diff_mode:
     support: full
+    description: Each file osctl writes (or would write) is shown as osctl's unified diff, secrets masked.
 """
 
 EXAMPLES = r"""

@@ -15,7 +15,7 @@ description:
     credentials, the OS blocks of the runtime's prompt files, one-time steps. Keys osctl does not
     own are kept; a second run changes nothing.
 version_added: "0.1.0"
-author: osctl contributors
+author: osctl contributors (!UNKNOWN)
 extends_documentation_fragment: osctl.device.osctl
 options:
   runtime:
@@ -25,8 +25,10 @@ options:
 attributes:
   check_mode:
     support: full
+    description: Runs the same osctl command with C(--dry-run); changed is what the real run would report.
   diff_mode:
     support: full
+    description: Each file osctl writes (or would write) is shown as osctl's unified diff, secrets masked.
 """
 
 EXAMPLES = r"""

@@ -15,7 +15,7 @@ description:
     Wi-Fi, and every copy of the owner's persona in every runtime's tree.
   - Nothing runs unless O(confirm=true); a reset cannot be undone.
 version_added: "0.1.0"
-author: osctl contributors
+author: osctl contributors (!UNKNOWN)
 extends_documentation_fragment: osctl.device.osctl
 options:
   confirm:
@@ -33,8 +33,10 @@ options:
 attributes:
   check_mode:
     support: full
+    description: Runs the same osctl command with C(--dry-run); changed is what the real run would report.
   diff_mode:
     support: full
+    description: Each file osctl writes (or would write) is shown as osctl's unified diff, secrets masked.
 """
 
 EXAMPLES = r"""

@@ -18,7 +18,7 @@ description:
     with osctl's message and the device is left on its old runtime with its config unchanged.
   - When NAME is already active, nothing is done and the task is C(ok).
 version_added: "0.1.0"
-author: osctl contributors
+author: osctl contributors (!UNKNOWN)
 extends_documentation_fragment: osctl.device.osctl
 options:
   name:
@@ -78,6 +78,7 @@ attributes:
     description: Runs C(osctl switch --dry-run); changed is the preview's C(pending).
   diff_mode:
     support: full
+    description: Each file osctl writes (or would write) is shown as osctl's unified diff, secrets masked.
 """
 
 EXAMPLES = r"""

@@ -16,7 +16,7 @@ description:
     ones, refresh openclaw's OS hooks.
   - One bad skill does not stop the others, but the task then fails (osctl exit 1).
 version_added: "0.1.0"
-author: osctl contributors
+author: osctl contributors (!UNKNOWN)
 extends_documentation_fragment: osctl.device.osctl
 options:
   runtime:
@@ -39,8 +39,10 @@ options:
 attributes:
   check_mode:
     support: full
+    description: Runs the same osctl command with C(--dry-run); changed is what the real run would report.
   diff_mode:
     support: full
+    description: Each file osctl writes (or would write) is shown as osctl's unified diff, secrets masked.
 """
 
 EXAMPLES = r"""
