@@ -67,3 +67,19 @@ fn fleet_over_local_connection_predicts_applies_and_stops_the_wave() {
         assert!(fleet.contains(want), "{want:?} not in {fleet}");
     }
 }
+
+/// The collection's mapping from osctl's JSON and exit codes to Ansible's result
+/// (module_utils/osctl.py), on schema-1 and schema-2 documents: needs only python3.
+#[test]
+fn module_utils_maps_osctls_documents_and_exit_codes() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3")
+        .arg(repo.join("ansible/tests/test_module_utils.py"))
+        .arg("-v")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprint!("{stderr}");
+    assert!(out.status.success(), "module_utils tests failed");
+    assert!(stderr.contains("\nOK"), "no unittest verdict: {stderr}");
+}
