@@ -38,9 +38,11 @@ SECRETS = {
 }
 # A backup's name holds the time it was taken; a preview cannot name it as the real run will.
 BACKUP = re.compile(r"\.bak-[0-9]+$")
-# osctl's own bookkeeping (the lock, journals, markers under /var/lib/osctl) is not the device's
-# configuration and is not part of a plan.
-BOOKKEEPING = "var/lib/osctl/"
+# What is compared on each device: its configuration, units and osctl's files. Not osctl's own
+# bookkeeping (the lock, journals and markers under /var/lib/osctl, which no plan lists), nor
+# Ansible's remote temporary folder (/root/.ansible).
+TREES = ("root", "etc", "usr/local", "opt")
+SKIP = ("root/.ansible/",)
 
 failures = []
 
@@ -52,21 +54,23 @@ def check(cond, what):
 
 
 def tree(root):
-    """Every file and link under root: relative path -> (mode, sha256)."""
+    """Every file and link under root's TREES: relative path -> (mode, sha256)."""
     out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            rel = os.path.relpath(path, root)
-            if rel.startswith(BOOKKEEPING):
-                continue
-            st = os.lstat(path)
-            if stat.S_ISLNK(st.st_mode):
-                digest = "link:" + os.readlink(path)
-            else:
-                with open(path, "rb") as f:
-                    digest = hashlib.sha256(f.read()).hexdigest()
-            out[rel] = (stat.S_IMODE(st.st_mode), digest)
+    for top in TREES:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
+            for name in filenames:
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, root)
+                # Enabled units' links are systemctl's doing (the plan's service steps).
+                if rel.startswith(SKIP) or ".wants/" in rel:
+                    continue
+                st = os.lstat(path)
+                if stat.S_ISLNK(st.st_mode):
+                    digest = "link:" + os.readlink(path)
+                else:
+                    with open(path, "rb") as f:
+                        digest = hashlib.sha256(f.read()).hexdigest()
+                out[rel] = (stat.S_IMODE(st.st_mode), digest)
     return out
 
 
@@ -76,6 +80,8 @@ def changed_paths(before, after):
 
 
 class Fleet(object):
+    mode = "local"
+
     def __init__(self, args):
         self.args = args
         args.repo = os.path.abspath(args.repo)
@@ -115,6 +121,26 @@ class Fleet(object):
         self.extra = os.path.join(self.work, "secrets.json")
         with open(self.extra, "w") as f:
             json.dump(SECRETS, f)
+
+    def rig(self, host):
+        """host's hermes crash-loops from its next start on."""
+        with open(os.path.join(self.systemd(host), "hermes-gateway.service.on-start"), "w") as f:
+            f.write("crashloop\n")
+
+    def services(self, host):
+        """What systemd did on host so far: fake-systemctl's log of calls."""
+        path = os.path.join(self.systemd(host), "calls")
+        if not os.path.exists(path):
+            return ""
+        with open(path) as f:
+            return f.read()
+
+    def running(self, host):
+        """The runtime units active on host as systemd says, or None where there is no systemd."""
+        return None
+
+    def teardown(self):
+        pass
 
     def playbook(self, name, *flags):
         """Runs one playbook; returns (exit code, the recorded results)."""
@@ -164,15 +190,25 @@ def predicted_files(rows, host):
     return out
 
 
-def main():
+def arguments():
     p = argparse.ArgumentParser()
     p.add_argument("--osctl", required=True)
     p.add_argument("--venv", required=True)
     p.add_argument("--repo", required=True)
     p.add_argument("--work", required=True)
     p.add_argument("--hosts", type=int, default=3)
-    fleet = Fleet(p.parse_args())
-    fleet.setup()
+    return p
+
+
+def main(fleet):
+    try:
+        fleet.setup()
+        return run(fleet)
+    finally:
+        fleet.teardown()
+
+
+def run(fleet):
     hosts = fleet.hosts
 
     # 1. Check mode and diff first: nothing may change.
@@ -223,13 +259,9 @@ def main():
 
     # 4. A rolling switch back to hermes, with lamp2's hermes rigged to crash-loop.
     rigged = hosts[1]
-    with open(os.path.join(fleet.systemd(rigged), "hermes-gateway.service.on-start"), "w") as f:
-        f.write("crashloop\n")
+    fleet.rig(rigged)
     snap = {h: tree(fleet.root(h)) for h in hosts}
-    calls = {}
-    for h in hosts:
-        with open(os.path.join(fleet.systemd(h), "calls")) as f:
-            calls[h] = f.read()
+    calls = {h: fleet.services(h) for h in hosts}
     rc, wave = fleet.playbook("rolling-switch.yml")
     check(rc != 0, "the wave fails")
     by_host = {r["host"]: r for r in wave}
@@ -243,12 +275,14 @@ def main():
     check(tree(fleet.root(rigged)) == snap[rigged], "%s: every file as it was" % rigged)
     with open(os.path.join(fleet.root(rigged), "root/config/config.json")) as f:
         check(json.load(f).get("agent_runtime") == "openclaw", "%s stays on openclaw" % rigged)
+    running = fleet.running(rigged)
+    if running is not None:
+        check(running == ["openclaw.service"], "%s: openclaw runs, hermes does not (%s)" % (rigged, running))
     untouched = hosts[2:]
     for h in untouched:
         check(h not in by_host, "%s: no task ran" % h)
         check(tree(fleet.root(h)) == snap[h], "%s: not a file changed" % h)
-        with open(os.path.join(fleet.systemd(h), "calls")) as f:
-            check(f.read() == calls[h], "%s: not a systemctl call" % h)
+        check(fleet.services(h) == calls[h], "%s: systemd untouched" % h)
     stopped_at = failed.get("status") == "failed" and rigged or "none"
 
     # 5. No secret given as a module option in any output, -vvv included.
@@ -263,9 +297,9 @@ def main():
     with open(os.path.join(fleet.root(hosts[0]), "root/config/config.json")) as f:
         check(SECRETS["fleet_telegram_token"] in f.read(), "the telegram token reached config.json")
 
-    print("FLEET: mode=local hosts=%d tasks=%d predicted=%d real=%d mismatches=%d "
+    print("FLEET: mode=%s hosts=%d tasks=%d predicted=%d real=%d mismatches=%d "
           "second_run_changed=%d secrets_leaked=%d stopped_at=%s"
-          % (len(hosts), tasks, predicted, real, mismatches, second, leaked, stopped_at))
+          % (fleet.mode, len(hosts), tasks, predicted, real, mismatches, second, leaked, stopped_at))
     if failures:
         print("%d check(s) failed" % len(failures), file=sys.stderr)
         return 1
@@ -273,4 +307,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(Fleet(arguments().parse_args())))
