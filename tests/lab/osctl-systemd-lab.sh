@@ -20,6 +20,12 @@
 #   OSCTL_LAB_DIR     cache + state dir (default ~/.cache/osctl-systemd-lab)
 #   OSCTL_LAB_SUITE   Debian suite of the rootfs (default bookworm)
 #   OSCTL_LAB_MIRROR  Debian mirror URL (default: mmdebstrap's own default mirror)
+#   OSCTL_LAB_VARIANT unset: the rootfs above, containers with --private-network. `ssh`: a second
+#                     cached rootfs (rootfs-SUITE-ssh) with openssh-server and python3 added, whose
+#                     containers share the host's network, so each one's sshd can listen on its
+#                     own 127.0.0.1 port (the fleet test, tests/fleet_ssh.rs). Its sshd is not
+#                     started at boot: the test writes SSHD_OPTS (the port) to /etc/default/ssh and
+#                     root's authorized_keys, then starts ssh.service.
 #
 # Design (see tests/lab/README.md): --register=no --keep-unit (no host systemd, machined or
 # D-Bus needed), --volatile=overlay (template stays read-only, writes go to a tmpfs that
@@ -31,6 +37,7 @@ set -euo pipefail
 LAB=${OSCTL_LAB_DIR:-$HOME/.cache/osctl-systemd-lab}
 SUITE=${OSCTL_LAB_SUITE:-bookworm}
 MIRROR=${OSCTL_LAB_MIRROR:-}
+VARIANT=${OSCTL_LAB_VARIANT:-}
 ROOT=$LAB/rootfs-$SUITE          # read-only template, shared by every container
 STATE=$LAB/run                   # NAME.pid (nspawn), NAME.leader, NAME.log
 PKGS=systemd,systemd-sysv,dbus
@@ -38,6 +45,16 @@ MASK=(systemd-firstboot.service console-getty.service getty@tty1.service
       apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer
       e2scrub_all.timer fstrim.timer systemd-timesyncd.service)
 RECIPE="v2 $SUITE $PKGS ${MASK[*]}"   # bump v2 to force a rebuild
+NET=(--private-network)
+case $VARIANT in
+  "") ;;
+  ssh)
+    ROOT=$LAB/rootfs-$SUITE-ssh
+    PKGS=$PKGS,openssh-server,python3
+    RECIPE="ssh-v1 $SUITE $PKGS ${MASK[*]}"   # bump ssh-v1 to force a rebuild of this one
+    NET=() ;;
+  *) echo "osctl-systemd-lab: unknown OSCTL_LAB_VARIANT '$VARIANT' (unset or ssh)" >&2; exit 1 ;;
+esac
 INPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 SELF=$(readlink -f "$0")
 
@@ -83,6 +100,14 @@ build() {
   rm -f "$ROOT.tmp/etc/hostname"          # hostname = nspawn's --machine=NAME
   : > "$ROOT.tmp/etc/machine-id"          # empty => fresh id per boot (v252: not "first boot")
   for m in "${MASK[@]}"; do ln -sf /dev/null "$ROOT.tmp/etc/systemd/system/$m"; done
+  if [ "$VARIANT" = ssh ]; then
+    # Containers share the host's network: no sshd until the test has given it its own port.
+    rm -f "$ROOT.tmp/etc/systemd/system/multi-user.target.wants/ssh.service" \
+      "$ROOT.tmp/etc/systemd/system/sockets.target.wants/ssh.socket"
+    printf 'ListenAddress 127.0.0.1\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUseDNS no\n' \
+      > "$ROOT.tmp/etc/ssh/sshd_config.d/10-osctl-lab.conf"
+    install -d -m 700 "$ROOT.tmp/root/.ssh"
+  fi
   echo "$RECIPE" > "$ROOT.tmp/.osctl-lab-recipe"
   rm -rf "$ROOT"; mv "$ROOT.tmp" "$ROOT"
   echo "rootfs built: $ROOT ($(du -sh "$ROOT" | cut -f1)) in $(since "$t0")s"
@@ -122,8 +147,8 @@ up() {
   # shellcheck disable=SC2016  # $0/$1/$@ are expanded by the inner bash
   OSCTL_LAB_CG="${dirs[*]}" setsid bash -c 'for d in $OSCTL_LAB_CG; do echo $$ > "$d/cgroup.procs"; done; unset OSCTL_LAB_CG
     exec systemd-nspawn --quiet --boot --directory="$0" --machine="$1" \
-      --register=no --keep-unit --volatile=overlay --private-network \
-      --console=passive "${@:2}"' "$ROOT" "$name" "$@" \
+      --register=no --keep-unit --volatile=overlay \
+      --console=passive "${@:2}"' "$ROOT" "$name" "${NET[@]}" "$@" \
     >"$STATE/$name.log" 2>&1 </dev/null 9>&- &
   local ns=$! l="" st=""
   echo "$ns" > "$STATE/$name.pid"
