@@ -52,7 +52,8 @@ Exit status:
   2    usage error
   3    --check: changes are pending
   4    failed while applying; everything was rolled back
-  5    failed and the rollback is incomplete; the message names the journal
+  5    partly applied: some steps landed and some did not, or a rollback could not finish;
+       the message and the JSON list which
   6    busy: another osctl run holds the device lock
   101  internal error (a bug)
 
@@ -84,9 +85,22 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub check: bool,
 
-    /// Print one JSON document on stdout (`"schema": 1`) instead of text.
+    /// Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+
+    /// Also write progress events as JSON lines: to this open file descriptor, or `-` for
+    /// stderr (stdout stays the document's).
+    #[arg(long, global = true, value_name = "FD|-")]
+    pub events: Option<String>,
+
+    /// Previews: per file its path and +/- line counts, then the summary, instead of the diff.
+    #[arg(long, global = true, conflicts_with = "no_diff")]
+    pub stat: bool,
+
+    /// Previews: the summary only, no diff.
+    #[arg(long, global = true)]
+    pub no_diff: bool,
 
     /// Print only errors and warnings on stderr.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
