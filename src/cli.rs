@@ -48,12 +48,12 @@ pub const LONG_VERSION: &str = concat!(
 const EXIT_CODES: &str = "\
 Exit status:
   0    success, including nothing to do and a dry run
-  1    failed before any write (bad input, parse error, unknown or unsupported runtime/channel)
-  2    usage error
+  1    failed before any write: bad input, a parse error, a runtime or channel refused in a file
+  2    usage error, including a runtime or channel name on the command line that osctl refuses
   3    --check: changes are pending
   4    failed while applying; everything was rolled back
-  5    partly applied: some steps landed and some did not, or a rollback could not finish;
-       the message and the JSON list which
+  5    partly applied: some steps landed and some did not, or a rollback could not finish; the
+       message and the JSON list which
   6    busy: another osctl run holds the device lock
   101  internal error (a bug)
 
