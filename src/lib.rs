@@ -70,12 +70,16 @@ fn version_json(out: &Printer) {
     }));
 }
 
-/// Whether `--json` is on the command line (before `--`), for runs clap refused to parse.
-fn wants_json(args: &[OsString]) -> bool {
+/// Whether a flag is on the command line (before `--`), for runs clap refused to parse.
+fn wants_flag(args: &[OsString], flag: &str) -> bool {
     args.iter()
         .skip(1)
         .take_while(|a| *a != "--")
-        .any(|a| a == "--json")
+        .any(|a| a == flag)
+}
+
+fn wants_json(args: &[OsString]) -> bool {
+    wants_flag(args, "--json")
 }
 
 /// The subcommand path a refused command line names (`mcp add`), as far as it names one:
@@ -179,7 +183,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
                 let out = Printer::new(true, false, 0, output::ColorChoice::Never, no_color_env);
                 // Recorded without printing: clap has already said it on stderr.
                 out.record_error(usage_error(&e));
-                out.write_document(&command_words(&args), Mode::Read, code, Path::new("/"));
+                let name = command_words(&args);
+                let flag = |f: &str| wants_flag(&args, f);
+                let mode =
+                    commands::mode_of(&name, flag("--check"), flag("--dry-run") || flag("-n"));
+                out.write_document(&name, mode, code, Path::new("/"));
             }
             return code;
         }

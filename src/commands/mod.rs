@@ -270,6 +270,8 @@ const READ_ONLY: &[&str] = &[
     "completions",
     "man",
     "version",
+    // A usage error that names no command.
+    "osctl",
 ];
 
 /// A run's `mode`: `read` for a command that never changes the device, else what the flags
