@@ -416,7 +416,8 @@ fn the_validator_rejects_documents_that_break_the_contract() {
     let sample = device("examples/device");
     let good = one_document("status", &osctl(sample.path(), &["status"], ""));
     assert!(problems(&good).is_empty(), "{:?}", problems(&good));
-    let broken: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Break = Box<dyn Fn(&mut Value)>;
+    let broken: Vec<(&str, Break)> = vec![
         (
             "no exit_code",
             Box::new(|d| {
