@@ -206,13 +206,17 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile presync migrate reset setup mcp channel recover skills completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile presync migrate reset setup mcp channel recover skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -232,13 +236,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -258,7 +266,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__add)
-            opts="-n -q -v -y -h -V --token --token-file --user-id --app-token --app-token-file --signing-secret --guild-id --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp"
+            opts="-n -q -v -y -h -V --token --token-file --user-id --app-token --app-token-file --signing-secret --guild-id --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -293,6 +301,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -382,13 +394,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__list)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -408,13 +424,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__remove)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -434,13 +454,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__completions)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version bash zsh fish"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version bash zsh fish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -796,13 +820,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__man)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -822,13 +850,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__mcp)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -848,7 +880,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__mcp__subcmd__add)
-            opts="-n -q -v -y -h -V --url --transport --header --header-file --env --env-file --runtime --user-tool --force --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --url --transport --header --header-file --env --env-file --runtime --user-tool --force --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -883,6 +915,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -972,7 +1008,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__mcp__subcmd__list)
-            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -983,6 +1019,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1002,7 +1042,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__mcp__subcmd__remove)
-            opts="-n -q -v -y -h -V --runtime --user-tool --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --user-tool --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1013,6 +1053,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1032,7 +1076,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__migrate)
-            opts="-n -q -v -y -h -V --from --to --no-daily --no-overwrite --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --from --to --no-daily --no-overwrite --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1047,6 +1091,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1066,13 +1114,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__presync)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1092,7 +1144,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__reconcile)
-            opts="-n -q -v -y -h -V --only --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --only --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1103,6 +1155,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1122,13 +1178,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__recover)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1148,13 +1208,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__reset)
-            opts="-n -q -v -y -h -V --reboot --keep-runtime-state --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --reboot --keep-runtime-state --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1174,13 +1238,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__setup)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1200,13 +1268,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__skills)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version sync list verify help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version sync list verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1296,7 +1368,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__skills__subcmd__list)
-            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1307,6 +1379,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1326,7 +1402,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__skills__subcmd__sync)
-            opts="-n -q -v -y -h -V --runtime --metadata-url --notify-cmd --ca-file --timeout --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --metadata-url --notify-cmd --ca-file --timeout --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1356,6 +1432,10 @@ _osctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --events)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1372,7 +1452,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__skills__subcmd__verify)
-            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1383,6 +1463,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1402,13 +1486,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__status)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1428,7 +1516,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__switch)
-            opts="-n -q -v -y -h -V --wait-ready --ready-tries --ready-interval --settle --no-reconcile --installer --from-cdn --installer-url --runtimes-base-url --installer-sha256 --installer-env --install-timeout --ca-file --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
+            opts="-n -q -v -y -h -V --wait-ready --ready-tries --ready-interval --settle --no-reconcile --installer --from-cdn --installer-url --runtimes-base-url --installer-sha256 --installer-env --install-timeout --ca-file --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1475,6 +1563,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

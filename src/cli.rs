@@ -61,6 +61,7 @@ Environment:
   OSCTL_ROOT       default for --root
   OSCTL_YES        default for --yes
   NO_COLOR         no colour with --color auto
+  CLICOLOR_FORCE   colour with --color auto, even when not a terminal
   OSCTL_SYSTEMCTL  the systemctl to call (a test double); also lets service actions run under a
                    root other than /";
 
@@ -110,7 +111,7 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
-    /// When to colour output (`NO_COLOR` turns `auto` off).
+    /// When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 

@@ -1,10 +1,16 @@
-//! The printer: the only place osctl writes to stdout and stderr.
+//! The printer: the only place osctl writes to stdout and stderr, and the run's report.
 //!
-//! stdout carries the product only (a diff, a table, one JSON document with `--json`); status
-//! lines, warnings, errors and hints go to stderr. Everything passes through
-//! [`crate::redact`] first, so a secret cannot reach a terminal, a pipe or a log by any path.
-//! Colour is used only on a terminal (or with `--color always`), never when `NO_COLOR` is set,
-//! and never carries meaning on its own.
+//! stdout carries the product only (a diff, a table, or with `--json` the run's one JSON
+//! document); status lines, warnings, errors and hints go to stderr; `--events` progress lines
+//! go to their own descriptor. Everything passes through [`crate::redact`] first, so a secret
+//! cannot reach a terminal, a pipe or a log by any path.
+//!
+//! With `--json`, commands fill a [`Report`] (their fields, warnings, the error they ended on)
+//! and `lib::run` writes it once, in its envelope, when the exit code is known.
+//!
+//! Colour is decided per stream: stdout's by stdout, stderr's by stderr (`--color`, and for
+//! `auto` anstream's reading of `NO_COLOR`, `CLICOLOR_FORCE` and the terminal). It never
+//! carries meaning on its own.
 
 use std::io::Write;
 use std::path::Path;
