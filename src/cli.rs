@@ -179,6 +179,11 @@ pub enum Command {
     /// the device also does this first).
     Recover,
 
+    /// Check the device and say what to run next: files that do not parse, presync out of sync,
+    /// reconcile markers behind, leftover journals, the lock holder, skills drift, and on the
+    /// device unit states with a failed unit's journal. Read-only; exit 3 when it finds anything.
+    Doctor,
+
     /// Keep the runtime's skills in step with the skills CDN: download, verify, install and prune
     /// capability-gated skills (and openclaw's OS hooks).
     #[command(subcommand)]

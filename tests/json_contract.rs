@@ -52,6 +52,7 @@ fn validator(file: &str) -> Validator {
 /// Every command's name as its document says it; each has a schema file.
 const COMMANDS: &[&str] = &[
     "status",
+    "doctor",
     "switch",
     "reconcile",
     "presync",
@@ -215,6 +216,7 @@ fn a_run_of_every_command_prints_one_valid_document() {
     // (device, args, stdin, expected exit, expected mode)
     let runs: Vec<(&Path, Vec<&str>, &str, i32, &str)> = vec![
         (sample.path(), vec!["status"], "", 0, "read"),
+        (sample.path(), vec!["doctor"], "", 3, "read"),
         (sample.path(), vec!["--version"], "", 0, "read"),
         (
             sample.path(),

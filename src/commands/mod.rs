@@ -4,6 +4,7 @@
 
 pub mod channel;
 mod completions;
+mod doctor;
 pub mod mcp;
 mod migrate;
 mod presync;
@@ -246,6 +247,7 @@ pub fn name(command: &Command) -> &'static str {
     match command {
         Command::Status(_) => "status",
         Command::Recover => "recover",
+        Command::Doctor => "doctor",
         Command::Reconcile(_) => "reconcile",
         Command::Presync(_) => "presync",
         Command::Migrate(_) => "migrate",
@@ -263,6 +265,7 @@ pub fn name(command: &Command) -> &'static str {
 /// Commands that only read the device (their document's `mode` is `read`).
 const READ_ONLY: &[&str] = &[
     "status",
+    "doctor",
     "skills list",
     "skills verify",
     "mcp list",
@@ -304,6 +307,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
     match &cli.command {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
+        Command::Doctor => doctor::run(ctx, &cli.global.root),
         Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Presync(args) => presync::run(ctx, args),
         Command::Migrate(args) => migrate::run(ctx, args),
