@@ -472,3 +472,27 @@ fn the_validator_rejects_documents_that_break_the_contract() {
     no_code["error"].as_object_mut().unwrap().remove("code");
     assert!(!problems(&no_code).is_empty());
 }
+
+#[test]
+fn an_error_names_the_file_under_the_root_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("root/config")).unwrap();
+    std::fs::write(
+        dir.path().join("root/config/config.json"),
+        "{\n  \"agent_runtime\": \"openclaw\",\n  oops\n}\n",
+    )
+    .unwrap();
+    let out = osctl(dir.path(), &["mcp", "list"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let doc = one_document("mcp list", &out);
+    assert!(problems(&doc).is_empty(), "{:?}", problems(&doc));
+    assert_eq!(doc["error"]["code"], "parse_error");
+    let path = doc["error"]["path"].as_str().unwrap();
+    assert_eq!(
+        Path::new(path),
+        dir.path().join("root/config/config.json"),
+        "the host path, under --root"
+    );
+    assert_eq!(doc["error"]["line"], 3);
+    assert!(Path::new(path).exists(), "the user can open it");
+}
