@@ -212,13 +212,17 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -238,13 +242,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -264,7 +272,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__add)
-            opts="-n -q -v -y -h -V --token --token-file --user-id --app-token --app-token-file --signing-secret --guild-id --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp"
+            opts="-n -q -v -y -h -V --token --token-file --user-id --app-token --app-token-file --signing-secret --guild-id --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -299,6 +307,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -388,13 +400,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__list)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -414,13 +430,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__remove)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -440,13 +460,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__completions)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version bash zsh fish"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version bash zsh fish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -466,13 +490,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__doctor)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -842,13 +870,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__man)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -868,13 +900,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__mcp)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version add remove list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -894,7 +930,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__mcp__subcmd__add)
-            opts="-n -q -v -y -h -V --url --transport --header --header-file --env --env-file --runtime --user-tool --force --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --url --transport --header --header-file --env --env-file --runtime --user-tool --force --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -929,6 +965,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1018,7 +1058,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__mcp__subcmd__list)
-            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1029,6 +1069,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1048,7 +1092,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__mcp__subcmd__remove)
-            opts="-n -q -v -y -h -V --runtime --user-tool --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --user-tool --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1059,6 +1103,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1078,7 +1126,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__migrate)
-            opts="-n -q -v -y -h -V --from --to --no-daily --no-overwrite --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --from --to --no-daily --no-overwrite --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1093,6 +1141,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1112,13 +1164,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__presync)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1138,7 +1194,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__reconcile)
-            opts="-n -q -v -y -h -V --only --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --only --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1149,6 +1205,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1168,13 +1228,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__recover)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1194,13 +1258,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__reset)
-            opts="-n -q -v -y -h -V --reboot --keep-runtime-state --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --reboot --keep-runtime-state --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1220,13 +1288,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__setup)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1246,13 +1318,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__skills)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version sync list verify help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version sync list verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1342,7 +1418,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__skills__subcmd__list)
-            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1353,6 +1429,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1372,7 +1452,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__skills__subcmd__sync)
-            opts="-n -q -v -y -h -V --runtime --metadata-url --notify-cmd --ca-file --timeout --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --metadata-url --notify-cmd --ca-file --timeout --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1402,6 +1482,10 @@ _osctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --events)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1418,7 +1502,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__skills__subcmd__verify)
-            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1429,6 +1513,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1448,13 +1536,17 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__status)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1474,7 +1566,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__switch)
-            opts="-n -q -v -y -h -V --wait-ready --ready-tries --ready-interval --settle --no-reconcile --installer --from-cdn --installer-url --runtimes-base-url --installer-sha256 --installer-env --install-timeout --ca-file --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
+            opts="-n -q -v -y -h -V --wait-ready --ready-tries --ready-interval --settle --no-reconcile --installer --from-cdn --installer-url --runtimes-base-url --installer-sha256 --installer-env --install-timeout --ca-file --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version openclaw hermes picoclaw codex claudecode opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1521,6 +1613,10 @@ _osctl() {
                     return 0
                     ;;
                 --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

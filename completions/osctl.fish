@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_osctl_global_optspecs
-    string join \n root= n/dry-run check json q/quiet v/verbose color= y/yes lock-timeout= h/help V/version
+    string join \n root= n/dry-run check json events= stat no-diff q/quiet v/verbose color= y/yes lock-timeout= h/help V/version
 end
 
 function __fish_osctl_needs_command
@@ -25,13 +25,16 @@ function __fish_osctl_using_subcommand
 end
 
 complete -c osctl -n "__fish_osctl_needs_command" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_needs_command" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_needs_command" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_needs_command" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_needs_command" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_needs_command" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_needs_command" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_needs_command" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_needs_command" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_needs_command" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_needs_command" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_needs_command" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_needs_command" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_needs_command" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -53,13 +56,16 @@ complete -c osctl -n "__fish_osctl_needs_command" -f -a "completions" -d 'Print 
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand status" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand status" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand status" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand status" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand status" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand status" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand status" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand status" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand status" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand status" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -76,7 +82,8 @@ complete -c osctl -n "__fish_osctl_using_subcommand switch" -l installer-env -d 
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -l install-timeout -d 'Seconds the installer may run before it is killed' -r
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -l ca-file -d 'Trust only the certificates in this PEM file for the installer download' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand switch" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
@@ -85,7 +92,9 @@ complete -c osctl -n "__fish_osctl_using_subcommand switch" -l no-reconcile -d '
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -l from-cdn -d 'When the runtime needs installing, download its installer from the runtime CDN: `$RUNTIMES_BASE_URL/<runtime>/install.sh` (HTTPS only)'
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand switch" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand switch" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand switch" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -98,26 +107,32 @@ channels\t''
 mcp\t''
 mcp-tools\t'config.json\'s `mcp_tools` as `tool_<name>` servers of the active runtime (no marker)'"
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c osctl -n "__fish_osctl_using_subcommand reconcile" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand presync" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand presync" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand presync" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand presync" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand presync" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand presync" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand presync" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand presync" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand presync" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand presync" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand presync" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand presync" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand presync" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand presync" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -136,7 +151,8 @@ codex\t''
 claudecode\t''
 opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
@@ -144,14 +160,17 @@ complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l no-daily -d 'Lea
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l no-overwrite -d 'Keep a destination SOUL.md that differs (reported as a conflict) instead of backing it up and replacing it'
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand migrate" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand migrate" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand reset" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
@@ -159,33 +178,41 @@ complete -c osctl -n "__fish_osctl_using_subcommand reset" -l reboot -d 'Reboot 
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -l keep-runtime-state -d 'Keep the active runtime\'s own state (sessions, credentials, config): only stop its unit, then wipe the device paths and every persona copy'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand reset" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand reset" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand reset" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand setup" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand setup" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand setup" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand setup" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand setup" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand setup" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand setup" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand setup" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand setup" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand setup" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand setup" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand setup" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand setup" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand setup" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand setup" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand setup" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -209,7 +236,8 @@ codex\t''
 claudecode\t''
 opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
@@ -217,7 +245,9 @@ complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcomm
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l force -d 'Replace an existing server of that name'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -230,14 +260,17 @@ codex\t''
 claudecode\t''
 opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l user-tool -d 'Remove the user tool NAME: its entry in config.json `mcp_tools` and the server `tool_NAME`'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -250,13 +283,16 @@ codex\t''
 claudecode\t''
 opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -267,13 +303,16 @@ complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcomm
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -291,39 +330,48 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l signing-secret -d 'Slack\'s signing secret (HTTP mode)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l guild-id -d 'The Discord server (guild) id' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -334,39 +382,48 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand recover" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand recover" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand recover" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand doctor" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand doctor" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand doctor" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand doctor" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand doctor" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and not __fish_seen_subcommand_from sync list verify help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -387,13 +444,16 @@ complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subc
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l ca-file -d 'Trust only the certificates in this PEM file (default: the system\'s CA store, or the roots built into osctl when the system has none)' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l timeout -d 'Seconds one request may take as a whole (connecting, the answer and the whole body) before giving up' -r
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from sync" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -406,13 +466,16 @@ codex\t''
 claudecode\t''
 opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -425,13 +488,16 @@ codex\t''
 claudecode\t''
 opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from verify" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
@@ -442,26 +508,32 @@ complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subc
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Recompute the hashes of the skills osctl installed and report drift (exit 3 when a folder was changed or removed since)'
 complete -c osctl -n "__fish_osctl_using_subcommand skills; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand completions" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand completions" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand completions" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand man" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand man" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
-complete -c osctl -n "__fish_osctl_using_subcommand man" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l stat -d 'Previews: per file its path and +/- line counts, then the summary, instead of the diff'
+complete -c osctl -n "__fish_osctl_using_subcommand man" -l no-diff -d 'Previews: the summary only, no diff'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s q -l quiet -d 'Print only errors and warnings on stderr'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s v -l verbose -d 'Say more: each file and action as it is applied, the plan\'s diff after an apply'
 complete -c osctl -n "__fish_osctl_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'

@@ -48,11 +48,12 @@ pub const LONG_VERSION: &str = concat!(
 const EXIT_CODES: &str = "\
 Exit status:
   0    success, including nothing to do and a dry run
-  1    failed before any write (bad input, parse error, unknown or unsupported runtime/channel)
-  2    usage error
+  1    failed before any write: bad input, a parse error, a runtime or channel refused in a file
+  2    usage error, including a runtime or channel name on the command line that osctl refuses
   3    --check: changes are pending
   4    failed while applying; everything was rolled back
-  5    failed and the rollback is incomplete; the message names the journal
+  5    partly applied: some steps landed and some did not, or a rollback could not finish; the
+       message and the JSON list which
   6    busy: another osctl run holds the device lock
   101  internal error (a bug)
 
@@ -60,6 +61,7 @@ Environment:
   OSCTL_ROOT       default for --root
   OSCTL_YES        default for --yes
   NO_COLOR         no colour with --color auto
+  CLICOLOR_FORCE   colour with --color auto, even when not a terminal
   OSCTL_SYSTEMCTL  the systemctl to call (a test double); also lets service actions run under a
                    root other than /";
 
@@ -84,9 +86,22 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub check: bool,
 
-    /// Print one JSON document on stdout (`"schema": 1`) instead of text.
+    /// Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+
+    /// Also write progress events as JSON lines: to this open file descriptor, or `-` for
+    /// stderr (stdout stays the document's).
+    #[arg(long, global = true, value_name = "FD|-")]
+    pub events: Option<String>,
+
+    /// Previews: per file its path and +/- line counts, then the summary, instead of the diff.
+    #[arg(long, global = true, conflicts_with = "no_diff")]
+    pub stat: bool,
+
+    /// Previews: the summary only, no diff.
+    #[arg(long, global = true)]
+    pub no_diff: bool,
 
     /// Print only errors and warnings on stderr.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
@@ -96,7 +111,7 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
-    /// When to colour output (`NO_COLOR` turns `auto` off).
+    /// When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 

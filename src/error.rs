@@ -21,13 +21,26 @@ pub enum Exit {
     Pending = 3,
     /// Failed while applying; everything was rolled back.
     RolledBack = 4,
-    /// Failed and the rollback is incomplete; the message names the journal.
-    RollbackIncomplete = 5,
+    /// Partly applied: some steps landed and some did not, or a rollback could not finish; the
+    /// message and the JSON list which.
+    PartlyApplied = 5,
     /// Another osctl run holds the device lock.
     Busy = 6,
     /// Internal error (a bug).
     Internal = 101,
 }
+
+/// Every exit code osctl produces, in the order of the `--help` table.
+pub const ALL: &[Exit] = &[
+    Exit::Success,
+    Exit::Failed,
+    Exit::Usage,
+    Exit::Pending,
+    Exit::RolledBack,
+    Exit::PartlyApplied,
+    Exit::Busy,
+    Exit::Internal,
+];
 
 impl Exit {
     pub fn code(self) -> i32 {
@@ -112,7 +125,14 @@ impl Error {
 
     /// A file could not be read, listed or inspected (exit 1: nothing was written yet).
     pub fn io(action: &str, device_path: impl fmt::Display, err: &std::io::Error) -> Self {
-        Self::input("io_error", format!("cannot {action} {device_path}")).cause(err.to_string())
+        let file = device_path.to_string();
+        Self::input("io_error", format!("cannot {action} {file}"))
+            .at(Location {
+                file,
+                line: None,
+                column: None,
+            })
+            .cause(err.to_string())
     }
 
     /// A file could not be parsed. `line`/`column` are 1-based when known.

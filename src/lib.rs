@@ -53,41 +53,123 @@ pub mod switch;
 pub mod system;
 
 use std::ffi::OsString;
-
-/// `osctl --version --json`: what built this binary, as one document.
-fn version_json() {
-    let out = Printer::new(true, false, 0, output::ColorChoice::Never, true);
-    out.json_doc(
-        "version",
-        serde_json::json!({
-            "ok": true,
-            "version": env!("CARGO_PKG_VERSION"),
-            "commit": env!("OSCTL_COMMIT"),
-            "target": env!("OSCTL_TARGET"),
-            "compiler": env!("OSCTL_RUSTC"),
-            "profile": env!("OSCTL_PROFILE"),
-        }),
-    );
-}
+use std::path::Path;
 
 use clap::Parser;
 
 use cli::Cli;
 use commands::Ctx;
-use output::Printer;
+use output::{Mode, Printer};
 
-/// Runs osctl with these arguments and returns the process exit code.
+/// `osctl --version --json`: what built this binary, as the report of a `version` document.
+fn version_json(out: &Printer) {
+    out.report(serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "commit": env!("OSCTL_COMMIT"),
+        "target": env!("OSCTL_TARGET"),
+        "compiler": env!("OSCTL_RUSTC"),
+        "profile": env!("OSCTL_PROFILE"),
+    }));
+}
+
+/// Whether a flag is on the command line (before `--`), for runs clap refused to parse.
+fn wants_flag(args: &[OsString], flag: &str) -> bool {
+    args.iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == flag)
+}
+
+fn wants_json(args: &[OsString]) -> bool {
+    wants_flag(args, "--json")
+}
+
+/// The subcommand path a refused command line names (`mcp add`), as far as it names one:
+/// the leading words that are subcommands of the one before.
+fn command_words(args: &[OsString]) -> String {
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut words: Vec<String> = Vec::new();
+    for arg in args.iter().skip(1) {
+        let arg = arg.to_string_lossy();
+        if arg == "--" {
+            break;
+        }
+        if arg.starts_with('-') {
+            continue;
+        }
+        match cmd.find_subcommand(&*arg) {
+            Some(sub) => {
+                words.push(sub.get_name().to_string());
+                cmd = sub.clone();
+            }
+            None if words.is_empty() => continue,
+            None => break,
+        }
+    }
+    if words.is_empty() {
+        "osctl".into()
+    } else {
+        words.join(" ")
+    }
+}
+
+/// A clap error as osctl's usage error (exit 2): its first line, and its tip as the hint.
+fn usage_error(e: &clap::Error) -> error::Error {
+    let text = redact::redact(&e.render().to_string()).into_owned();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let message = lines
+        .next()
+        .unwrap_or("usage error")
+        .trim_start_matches("error:")
+        .trim()
+        .to_string();
+    let mut err = error::Error::new(error::Exit::Usage, "usage", message);
+    if let Some(tip) = text
+        .lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix("tip:"))
+    {
+        err = err.hint(tip.trim());
+    }
+    err
+}
+
+/// Where `--events` writes: `-` is stderr, a number is that open file descriptor.
+fn events_sink(spec: &str) -> error::Result<Box<dyn std::io::Write + Send>> {
+    if spec == "-" {
+        return Ok(Box::new(std::io::stderr()));
+    }
+    let bad = || {
+        error::Error::new(
+            error::Exit::Usage,
+            "usage",
+            format!("--events {spec}: not an open file descriptor"),
+        )
+        .hint("give a file descriptor the caller opened for writing (`--events 3` with `3>file`), or `-` for stderr")
+    };
+    let fd: u32 = spec.parse().map_err(|_| bad())?;
+    // The descriptor is reopened through /proc (the same pipe or file), which keeps osctl free
+    // of `unsafe`; a descriptor that is not open fails here, before the command runs.
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(format!("/proc/self/fd/{fd}"))
+        .map(|f| Box::new(f) as Box<dyn std::io::Write + Send>)
+        .map_err(|e| bad().cause(e.to_string()))
+}
+
+/// Runs osctl with these arguments and returns the process exit code. With `--json` the run's
+/// one document (`output::Report` in its envelope) is written here, once, at the end.
 pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Option<String>) -> i32 {
     let args: Vec<OsString> = args.into_iter().collect();
     // Before parsing: a usage error may quote any argument.
     redact::register_args(&args);
+    let no_color_env = env("NO_COLOR").is_some_and(|v| !v.is_empty());
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e)
-            if e.kind() == clap::error::ErrorKind::DisplayVersion
-                && args.iter().any(|a| a == "--json") =>
-        {
-            version_json();
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion && wants_json(&args) => {
+            let out = Printer::new(true, false, 0, output::ColorChoice::Never, true);
+            version_json(&out);
+            out.write_document("version", Mode::Read, 0, Path::new("/"));
             return 0;
         }
         Err(e) => {
@@ -98,32 +180,45 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
             } else {
                 let _ = e.print();
             }
-            if runtime::is_refused_runtime(&e) {
-                return error::Exit::Failed.code();
+            let code = e.exit_code();
+            if code != 0 && wants_json(&args) {
+                let out = Printer::new(true, false, 0, output::ColorChoice::Never, no_color_env);
+                // Recorded without printing: clap has already said it on stderr.
+                out.record_error(usage_error(&e));
+                let name = command_words(&args);
+                let flag = |f: &str| wants_flag(&args, f);
+                let mode =
+                    commands::mode_of(&name, flag("--check"), flag("--dry-run") || flag("-n"));
+                out.write_document(&name, mode, code, Path::new("/"));
             }
-            return e.exit_code();
+            return code;
         }
     };
     fault::at_start();
     let g = &cli.global;
-    let out = Printer::new(
-        g.json,
-        g.quiet,
-        g.verbose,
-        g.color,
-        env("NO_COLOR").is_some_and(|v| !v.is_empty()),
-    );
+    let mut out = Printer::new(g.json, g.quiet, g.verbose, g.color, no_color_env);
     let name = commands::name(&cli.command);
-    let result = if commands::needs_device(&cli.command) {
-        Ctx::new(g, name, out.clone(), env).and_then(|ctx| commands::dispatch(&cli, &ctx))
-    } else {
-        commands::dispatch_without_device(&cli)
+    let mode = commands::mode(&cli.command, g);
+    let result = match g.events.as_deref().map(events_sink).transpose() {
+        Err(e) => Err(e),
+        Ok(sink) => {
+            if let Some(sink) = sink {
+                out = out.with_events(sink);
+            }
+            if commands::needs_device(&cli.command) {
+                Ctx::new(g, name, out.clone(), env).and_then(|ctx| commands::dispatch(&cli, &ctx))
+            } else {
+                commands::dispatch_without_device(&cli)
+            }
+        }
     };
-    match result {
+    let code = match result {
         Ok(exit) => exit.code(),
         Err(err) => {
-            out.error(name, &err);
+            out.error(&err);
             err.exit.code()
         }
-    }
+    };
+    out.write_document(name, mode, code, &g.root);
+    code
 }

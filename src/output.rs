@@ -1,16 +1,24 @@
-//! The printer: the only place osctl writes to stdout and stderr.
+//! The printer: the only place osctl writes to stdout and stderr, and the run's report.
 //!
-//! stdout carries the product only (a diff, a table, one JSON document with `--json`); status
-//! lines, warnings, errors and hints go to stderr. Everything passes through
-//! [`crate::redact`] first, so a secret cannot reach a terminal, a pipe or a log by any path.
-//! Colour is used only on a terminal (or with `--color always`), never when `NO_COLOR` is set,
-//! and never carries meaning on its own.
+//! stdout carries the product only (a diff, a table, or with `--json` the run's one JSON
+//! document); status lines, warnings, errors and hints go to stderr; `--events` progress lines
+//! go to their own descriptor. Everything passes through [`crate::redact`] first, so a secret
+//! cannot reach a terminal, a pipe or a log by any path.
+//!
+//! With `--json`, commands fill a [`Report`] (their fields, warnings, the error they ended on)
+//! and `lib::run` writes it once, in its envelope, when the exit code is known.
+//!
+//! Colour is decided per stream: stdout's by stdout, stderr's by stderr (`--color`, and for
+//! `auto` anstream's reading of `NO_COLOR`, `CLICOLOR_FORCE` and the terminal). It never
+//! carries meaning on its own.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::error::Error;
+use crate::error::{Error, Exit};
 use crate::redact::redact;
 
 /// `--color`.
@@ -21,8 +29,10 @@ pub enum ColorChoice {
     Never,
 }
 
-/// The JSON document version every `--json` output carries as `"schema"`.
-pub const JSON_SCHEMA: u64 = 1;
+/// The JSON document version every `--json` output carries as `"schema"`. Version 2: one
+/// envelope for every run (`ok`, `changed`, `exit_code`, `mode`, `error`, `warnings`), see
+/// `docs/schema/envelope.json`.
+pub const JSON_SCHEMA: u64 = 2;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Style {
@@ -33,12 +43,99 @@ pub enum Style {
     Dim,
 }
 
-#[derive(Clone, Debug)]
+impl Style {
+    fn anstyle(self) -> anstyle::Style {
+        use anstyle::{AnsiColor, Style as S};
+        match self {
+            Style::Bold => S::new().bold(),
+            Style::Good => S::new().fg_color(Some(AnsiColor::Green.into())),
+            Style::Bad => S::new().bold().fg_color(Some(AnsiColor::Red.into())),
+            Style::Warn => S::new().fg_color(Some(AnsiColor::Yellow.into())),
+            Style::Dim => S::new().dimmed(),
+        }
+    }
+}
+
+/// What a run reports, filled by the command as it goes (its own fields, whether it changed
+/// the device, its warnings, the error it ended on) and written once, as the envelope, by
+/// [`Printer::write_document`] at the end of `lib::run`, when the exit code is known.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Whether the run changed the device, as the command said (`None`: it did not say).
+    pub changed: Option<bool>,
+    /// Every warning shown on stderr, in order.
+    pub warnings: Vec<String>,
+    /// The error the run ended on (the last one recorded wins: it is the one whose exit code the
+    /// run returns).
+    pub error: Option<Error>,
+    /// The command's own report fields (`plan`, `runtime`, `steps`, ...), in the order given.
+    pub body: Map<String, Value>,
+}
+
+/// How a run was asked to change the device; `read` for commands that never change it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Apply,
+    DryRun,
+    Check,
+    Read,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Apply => "apply",
+            Mode::DryRun => "dry-run",
+            Mode::Check => "check",
+            Mode::Read => "read",
+        }
+    }
+}
+
+/// Where `--events` writes its JSON lines.
+type EventSink = Arc<Mutex<Box<dyn Write + Send>>>;
+
+#[derive(Clone)]
 pub struct Printer {
     pub json: bool,
     pub quiet: bool,
     pub verbose: u8,
-    color: bool,
+    /// Colour on stdout (decided by stdout), and on stderr (decided by stderr).
+    color_out: bool,
+    color_err: bool,
+    report: Arc<Mutex<Report>>,
+    events: Option<EventSink>,
+}
+
+impl std::fmt::Debug for Printer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Printer")
+            .field("json", &self.json)
+            .field("quiet", &self.quiet)
+            .field("verbose", &self.verbose)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Whether a stream gets colour: `always`/`never` as said; `auto` asks anstream, which reads
+/// `NO_COLOR`, `CLICOLOR_FORCE`, `CLICOLOR` and `TERM` and whether this stream is a terminal.
+/// `no_color_env` is `NO_COLOR` as the caller's environment has it (tests pass their own).
+fn stream_color<S: anstream::stream::RawStream>(
+    choice: ColorChoice,
+    no_color_env: bool,
+    stream: &S,
+) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            !no_color_env
+                && !matches!(
+                    anstream::AutoStream::choice(stream),
+                    anstream::ColorChoice::Never
+                )
+        }
+    }
 }
 
 impl Printer {
@@ -49,42 +146,76 @@ impl Printer {
         color: ColorChoice,
         no_color_env: bool,
     ) -> Self {
-        let color = match color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                !no_color_env
-                    && std::io::stderr().is_terminal()
-                    && std::env::var("TERM").map(|t| t != "dumb").unwrap_or(false)
-            }
-        };
         Printer {
             json,
             quiet,
             verbose,
-            color,
+            color_out: stream_color(color, no_color_env, &std::io::stdout()),
+            color_err: stream_color(color, no_color_env, &std::io::stderr()),
+            report: Arc::default(),
+            events: None,
         }
     }
 
+    /// Sends `--events` lines to this writer (a file descriptor, or stderr for `-`).
+    pub fn with_events(mut self, sink: Box<dyn Write + Send>) -> Self {
+        self.events = Some(Arc::new(Mutex::new(sink)));
+        self
+    }
+
+    /// Whether stdout gets colour (a diff is coloured then).
+    pub fn color_stdout(&self) -> bool {
+        self.color_out
+    }
+
     /// Product text on stdout (a diff, a table). Nothing is added: the caller ends lines.
+    /// With `--json` stdout is the document's, so product text is not printed.
     pub fn product(&self, text: &str) {
+        if self.json {
+            return;
+        }
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(redact(text).as_bytes());
         let _ = out.flush();
     }
 
-    /// The one JSON document of a `--json` run, with `"schema"` first, on stdout.
-    pub fn json_doc(&self, command: &str, body: Value) {
-        let doc = with_schema(command, body);
-        let text = serde_json::to_string_pretty(&redact_json(doc)).unwrap_or_default();
-        self.product(&format!("{text}\n"));
+    /// Adds the command's own fields to the run's report. `changed` is taken as the run's
+    /// `changed`; the envelope's other keys (`ok`, `schema`, ...) are the envelope's alone and
+    /// are dropped here.
+    pub fn report(&self, fields: Value) {
+        let Value::Object(fields) = fields else {
+            return;
+        };
+        let mut report = self.lock_report();
+        for (k, v) in fields {
+            match k.as_str() {
+                "changed" => report.changed = v.as_bool(),
+                k if ENVELOPE_KEYS.contains(&k) => {}
+                _ => {
+                    report.body.insert(k, v);
+                }
+            }
+        }
     }
 
-    /// One compact JSON line on stdout (for commands that stream phases, like `switch --json`).
-    pub fn json_line(&self, command: &str, body: Value) {
-        let doc = with_schema(command, body);
-        let text = serde_json::to_string(&redact_json(doc)).unwrap_or_default();
-        self.product(&format!("{text}\n"));
+    /// One `--events` line: `{"schema":2,"event":EVENT,"command":COMMAND, ...fields}`. Nothing
+    /// without `--events`.
+    pub fn event(&self, command: &str, event: &str, fields: Value) {
+        let Some(sink) = &self.events else {
+            return;
+        };
+        let mut line = Map::new();
+        line.insert("schema".into(), JSON_SCHEMA.into());
+        line.insert("event".into(), event.into());
+        line.insert("command".into(), command.into());
+        if let Value::Object(m) = fields {
+            line.extend(m);
+        }
+        let text = serde_json::to_string(&redact_json(Value::Object(line))).unwrap_or_default();
+        if let Ok(mut w) = sink.lock() {
+            let _ = writeln!(w, "{text}");
+            let _ = w.flush();
+        }
     }
 
     /// A status line on stderr (suppressed by `--quiet`).
@@ -101,16 +232,18 @@ impl Printer {
         }
     }
 
-    /// A warning on stderr (shown even with `--quiet`: it is about the device, not progress).
+    /// A warning on stderr (shown even with `--quiet`: it is about the device, not progress),
+    /// and in the document's `warnings`.
     pub fn warn(&self, text: &str) {
-        let label = self.paint("warning:", Style::Warn);
+        self.lock_report().warnings.push(redact(text).into_owned());
+        let label = self.paint_err("warning:", Style::Warn);
         self.stderr(&format!("{label} {text}"));
     }
 
-    /// Renders an error: message, location, causes, hint on stderr; with `--json` also the JSON
-    /// document (with `error.code`) on stdout.
-    pub fn error(&self, command: &str, err: &Error) {
-        let mut text = format!("{} {}", self.paint("error:", Style::Bad), err.message);
+    /// Renders an error on stderr (message, location, causes, hint) and records it as the run's
+    /// error, for the document's `error`.
+    pub fn error(&self, err: &Error) {
+        let mut text = format!("{} {}", self.paint_err("error:", Style::Bad), err.message);
         if let Some(loc) = &err.location
             && loc.line.is_some()
         {
@@ -122,59 +255,133 @@ impl Printer {
             }
         }
         if let Some(hint) = &err.hint {
-            text.push_str(&format!("\n\n{} {hint}", self.paint("hint:", Style::Bold)));
+            text.push_str(&format!(
+                "\n\n{} {hint}",
+                self.paint_err("hint:", Style::Bold)
+            ));
         }
         self.stderr(&text);
-        if self.json {
-            let mut e = serde_json::json!({
-                "code": err.code,
-                "exit": err.exit.code(),
-                "message": err.message,
-                "causes": err.causes,
-            });
-            if let Some(loc) = &err.location {
-                e["file"] = loc.file.clone().into();
-                e["line"] = loc.line.into();
-                e["column"] = loc.column.into();
-            }
-            if let Some(h) = &err.hint {
-                e["hint"] = h.clone().into();
-            }
-            self.json_doc(command, serde_json::json!({ "ok": false, "error": e }));
-        }
+        self.lock_report().error = Some(err.clone());
     }
 
-    /// Wraps text in a colour when colour is on.
-    pub fn paint(&self, text: &str, style: Style) -> String {
-        if !self.color {
-            return text.to_string();
+    /// Records an error as the run's error without printing it (clap printed it already).
+    pub fn record_error(&self, err: Error) {
+        self.lock_report().error = Some(err);
+    }
+
+    /// Writes the run's one JSON document on stdout (with `--json`; nothing otherwise).
+    /// `root` is `--root`, under which an error's device path is the file the user can open.
+    pub fn write_document(&self, command: &str, mode: Mode, exit: i32, root: &Path) {
+        if !self.json {
+            return;
         }
-        let code = match style {
-            Style::Bold => "1",
-            Style::Good => "32",
-            Style::Bad => "1;31",
-            Style::Warn => "33",
-            Style::Dim => "2",
+        let doc = self.document(command, mode, exit, root);
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+
+    /// The envelope of this run, with its report (secrets masked).
+    pub fn document(&self, command: &str, mode: Mode, exit: i32, root: &Path) -> Value {
+        let report = self.lock_report();
+        let error = report.error.clone().or_else(|| {
+            // A run that ends on a failing code has an error to show, even if no code path
+            // recorded one (a safety net: every such path should).
+            (exit != Exit::Success.code() && exit != Exit::Pending.code())
+                .then(|| Error::new(Exit::Failed, "failed", format!("failed (exit {exit})")))
+        });
+        let changed = match mode {
+            Mode::Apply => match exit {
+                0 | 3 => report.changed.unwrap_or(false),
+                // Partly applied: something landed unless the command says otherwise.
+                5 => report.changed.unwrap_or(true),
+                101 => report.changed.unwrap_or(false),
+                // Refused, usage, rolled back, busy: nothing changed, by those codes' meaning.
+                _ => false,
+            },
+            _ => false,
         };
-        format!("\x1b[{code}m{text}\x1b[0m")
+        let mut doc = Map::new();
+        doc.insert("schema".into(), JSON_SCHEMA.into());
+        doc.insert("command".into(), command.into());
+        doc.insert("ok".into(), error.is_none().into());
+        doc.insert("changed".into(), changed.into());
+        doc.insert("exit_code".into(), exit.into());
+        doc.insert("mode".into(), mode.as_str().into());
+        doc.insert(
+            "error".into(),
+            error.as_ref().map_or(Value::Null, |e| error_json(e, root)),
+        );
+        doc.insert("warnings".into(), report.warnings.clone().into());
+        for (k, v) in &report.body {
+            doc.insert(k.clone(), v.clone());
+        }
+        redact_json(Value::Object(doc))
+    }
+
+    /// Wraps text in a colour when stdout's colour is on.
+    pub fn paint(&self, text: &str, style: Style) -> String {
+        paint(self.color_out, text, style)
+    }
+
+    /// Wraps text in a colour when stderr's colour is on.
+    pub fn paint_err(&self, text: &str, style: Style) -> String {
+        paint(self.color_err, text, style)
     }
 
     fn stderr(&self, text: &str) {
         let mut err = std::io::stderr().lock();
         let _ = writeln!(err, "{}", redact(text));
     }
+
+    fn lock_report(&self) -> std::sync::MutexGuard<'_, Report> {
+        // A poisoned report is still the report: a panic elsewhere must not hide it.
+        self.report.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
-fn with_schema(command: &str, body: Value) -> Value {
-    let mut doc = serde_json::Map::new();
-    doc.insert("schema".into(), JSON_SCHEMA.into());
-    doc.insert("command".into(), command.into());
-    if let Value::Object(m) = body {
-        for (k, v) in m {
-            doc.insert(k, v);
-        }
+/// The envelope's own keys: a command's report cannot set them.
+pub const ENVELOPE_KEYS: &[&str] = &[
+    "schema",
+    "command",
+    "ok",
+    "changed",
+    "exit_code",
+    "mode",
+    "error",
+    "warnings",
+];
+
+fn paint(on: bool, text: &str, style: Style) -> String {
+    if !on {
+        return text.to_string();
     }
-    Value::Object(doc)
+    let s = style.anstyle();
+    format!("{}{text}{}", s.render(), s.render_reset())
+}
+
+/// An error as the envelope's `error`: its path as the user can open it (the device path
+/// under `--root`), line and column when known.
+pub fn error_json(e: &Error, root: &Path) -> Value {
+    let loc = e.location.as_ref();
+    serde_json::json!({
+        "code": e.code,
+        "message": e.message,
+        "hint": e.hint,
+        "path": loc.map(|l| host_path(root, &l.file)),
+        "line": loc.and_then(|l| l.line),
+        "column": loc.and_then(|l| l.column),
+        "causes": e.causes,
+    })
+}
+
+/// A device path (absolute) as the host path under `root`; anything else as it is.
+pub fn host_path(root: &Path, file: &str) -> String {
+    match file.strip_prefix('/') {
+        Some(rel) if root != Path::new("/") => root.join(rel).display().to_string(),
+        _ => file.to_string(),
+    }
 }
 
 /// Masks secrets in every string of a JSON value (keys that name secrets included).

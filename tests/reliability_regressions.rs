@@ -89,7 +89,7 @@ fn stderr(out: &std::process::Output) -> String {
 /// Found by the bad-input suite: a command-line argument that is not UTF-8 (`osctl switch
 /// $'open\xffclaw'`) panicked (exit 101): the journal and the lock recorded the command line
 /// with `std::env::args()`, which panics on such an argument. It is now an unknown runtime
-/// (exit 1) like any other name.
+/// named on the command line (usage, exit 2) like any other name.
 #[test]
 fn regression_invalid_utf8_argument_panicked() {
     use std::os::unix::ffi::OsStrExt;
@@ -102,7 +102,7 @@ fn regression_invalid_utf8_argument_panicked() {
         .arg(std::ffi::OsStr::from_bytes(b"open\xffclaw"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(stderr(&out).contains("is not a runtime"), "{}", text(&out));
     assert_eq!(snapshot(&root), before);
 }

@@ -320,7 +320,7 @@ fn one_bad_skill_does_not_block_the_others() {
     let doc = json_of(&out);
     assert_eq!(doc["updated"], serde_json::json!(["dance"]));
     assert_eq!(doc["landed"], serde_json::json!(["dance"]));
-    assert_eq!(doc["error"]["exit"], 5);
+    assert_eq!(doc["exit_code"], 5);
     let state: serde_json::Value =
         serde_json::from_str(&dev.read("var/lib/osctl/skills.json").unwrap()).unwrap();
     let skills = &state["runtimes"]["openclaw"]["skills"];
@@ -1104,7 +1104,7 @@ fn regression_a_sync_that_installed_six_skills_and_failed_on_a_seventh_exited_1(
     assert_eq!(doc["not_landed"][0]["code"], "bad_zip");
     assert_eq!(doc["ok"], false);
     assert_eq!(doc["error"]["code"], "skills_partly_applied");
-    assert_eq!(doc["error"]["exit"], 5);
+    assert_eq!(doc["exit_code"], 5);
     let err = stderr(&out);
     assert!(
         err.contains("partly applied: 7 landed (alpha, bravo, charlie, delta, password-keeper, token-rotator, hook:turn-gate); 1 did not: zulu (bad_zip)"),
@@ -1124,5 +1124,5 @@ fn regression_a_sync_that_installed_six_skills_and_failed_on_a_seventh_exited_1(
     let doc = json_of(&out);
     assert_eq!(doc["landed"], serde_json::json!([]));
     assert_eq!(doc["error"]["code"], "skills_failed");
-    assert_eq!(doc["error"]["exit"], 1);
+    assert_eq!(doc["exit_code"], 1);
 }

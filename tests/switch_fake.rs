@@ -183,31 +183,136 @@ fn a_clean_switch_starts_the_new_unit_then_stops_the_old_then_commits() {
     assert_eq!(d.tree(), before);
 }
 
+/// Runs osctl with `--events 3`, fd 3 the write end of a pipe; returns the output and the
+/// lines read from the pipe.
+fn with_events_fd(d: &Dev, args: &[&str]) -> (Output, String) {
+    use std::io::Read;
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let (mut reader, writer) = std::io::pipe().unwrap();
+    let fd = writer.as_raw_fd();
+    let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/fake-systemctl");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_osctl"));
+    cmd.arg("--root")
+        .arg(&d.root)
+        .args(["--events", "3"])
+        .args(args)
+        .env("OSCTL_SYSTEMCTL", &fake)
+        .env("FAKE_SYSTEMCTL_DIR", &d.state)
+        .env("FAKE_SYSTEMCTL_ROOT", &d.root)
+        .env("NO_COLOR", "1")
+        .env("OSCTL_TEST_NOW", "1767225600")
+        .env_remove("OSCTL_ROOT")
+        .env_remove("OSCTL_FAULT")
+        .env_remove("RUNTIMES_BASE_URL");
+    // SAFETY: dup2 is async-signal-safe; it gives the child the pipe's write end as fd 3.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::dup2(fd, 3) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(cmd);
+    drop(writer);
+    let out = child.wait_with_output().unwrap();
+    let mut events = String::new();
+    reader.read_to_string(&mut events).unwrap();
+    (out, events)
+}
+
 #[test]
-fn json_streams_starting_then_success() {
+fn json_is_one_document_and_the_phases_stream_on_the_events_fd() {
     let d = Dev::new();
-    let out = d.osctl(&[
-        "--json",
-        "switch",
-        "hermes",
-        "--settle",
-        "0",
-        "--no-reconcile",
-    ]);
+    let (out, events) = with_events_fd(
+        &d,
+        &[
+            "--json",
+            "switch",
+            "hermes",
+            "--settle",
+            "0",
+            "--no-reconcile",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+    // stdout is exactly one document, whatever the phases were.
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], 2);
+    assert_eq!(doc["command"], "switch");
+    assert_eq!(doc["ok"], true);
+    assert_eq!(doc["changed"], true);
+    assert_eq!(doc["exit_code"], 0);
+    assert_eq!(doc["mode"], "apply");
+    assert_eq!(doc["phase"], "success");
+    assert_eq!(doc["from"], "openclaw");
+    assert_eq!(doc["to"], "hermes");
+    assert_eq!(doc["to_unit"], "hermes-gateway");
+    assert_eq!(doc["installed"], false);
+    // The events: one JSON object per line, on fd 3 only.
+    let lines: Vec<serde_json::Value> = events
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
         .collect();
-    assert_eq!(lines.len(), 2, "{}", text(&out));
+    assert_eq!(lines.len(), 2, "{events}");
+    for l in &lines {
+        assert_eq!(l["schema"], 2);
+        assert_eq!(l["event"], "phase");
+        assert_eq!(l["command"], "switch");
+    }
     assert_eq!(lines[0]["phase"], "starting");
     assert_eq!(lines[0]["runtime"], "hermes");
     assert_eq!(lines[1]["phase"], "success");
-    assert_eq!(lines[1]["from"], "openclaw");
-    assert_eq!(lines[1]["to"], "hermes");
-    assert_eq!(lines[1]["to_unit"], "hermes-gateway");
-    assert_eq!(lines[1]["installed"], false);
-    assert_eq!(lines[1]["schema"], 1);
+    assert_eq!(lines[1]["exit_code"], 0);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("\"event\""),
+        "no event on stderr: {}",
+        text(&out)
+    );
+}
+
+#[test]
+fn events_dash_writes_the_phases_to_stderr_and_a_failure_is_an_event_too() {
+    let d = Dev::new();
+    d.set("hermes-gateway.service", "on-start", "dies");
+    let out = d.osctl(&[
+        "--json", "--events", "-", "switch", "hermes", "--settle", "0",
+    ]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["phase"], "failure");
+    assert_eq!(doc["exit_code"], 4);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let events: Vec<serde_json::Value> = stderr
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let phases: Vec<&str> = events
+        .iter()
+        .map(|e| e["phase"].as_str().unwrap())
+        .collect();
+    assert_eq!(phases, ["starting", "failure"], "{stderr}");
+    assert_eq!(events[1]["exit_code"], 4);
+    assert_eq!(events[1]["rolled_back"], true);
+}
+
+#[test]
+fn an_events_fd_that_is_not_open_is_a_usage_error_before_anything_runs() {
+    let d = Dev::new();
+    let before = d.tree();
+    let out = d.osctl(&["--json", "--events", "9", "switch", "hermes"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["code"], "usage");
+    assert_eq!(d.tree(), before);
+    assert!(d.actions().is_empty(), "{:?}", d.actions());
 }
 
 #[test]
@@ -237,11 +342,11 @@ fn a_unit_that_dies_gets_one_reinstall_then_the_switch_rolls_back() {
     assert_eq!(d.get("hermes-gateway.service", "enabled"), "disabled");
     assert_eq!(d.tree(), before, "every file is as it was");
     assert!(!d.root.join("var/lib/osctl/switch.json").exists());
-    let last: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    let last: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(last["phase"], "failure");
     assert_eq!(last["error"]["code"], "unit_not_active");
-    assert_eq!(last["error"]["exit"], 4);
+    assert_eq!(last["exit_code"], 4);
+    assert_eq!(last["changed"], false);
     assert_eq!(last["rolled_back"], true);
 }
 
@@ -251,8 +356,7 @@ fn a_unit_that_comes_up_after_the_reinstall_completes_the_switch() {
     d.set("hermes-gateway.service", "on-start", "ok-after:1");
     let out = d.osctl(&["--json", "switch", "hermes", "--settle", "0"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let last: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    let last: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(last["retried"], true);
     assert_eq!(last["installed"], true);
     assert_eq!(d.get("hermes-gateway.service", "starts"), "2");
@@ -389,8 +493,7 @@ fn a_second_switch_while_one_runs_is_busy_at_once() {
         started.elapsed() < Duration::from_secs(10),
         "it did not wait for the lock"
     );
-    let last: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    let last: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(last["error"]["code"], "busy");
     assert!(
         last["error"]["message"]
@@ -671,8 +774,7 @@ fn a_switch_whose_reconcile_step_fails_stands_and_exits_5() {
     d.set("hermes-gateway.service", "on-restart", "fail");
     let out = d.osctl(&["--json", "switch", "hermes", "--settle", "0"]);
     assert_eq!(out.status.code(), Some(5), "{}", text(&out));
-    let last: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    let last: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(last["phase"], "success");
     assert_eq!(last["ok"], false);
     assert_eq!(last["exit_code"], 5);

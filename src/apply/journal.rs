@@ -615,7 +615,7 @@ impl Outcome {
             return Ok(self);
         }
         let mut err = Error::new(
-            Exit::RollbackIncomplete,
+            Exit::PartlyApplied,
             "rollback_incomplete",
             format!("could not restore every original of the journal {dev_dir}"),
         );

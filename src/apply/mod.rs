@@ -170,7 +170,7 @@ fn roll_back(fs: &RootFs, journal: Option<Journal>, work: &Work, err: Error) -> 
             e
         }
         Ok(outcome) => {
-            let mut e = err.with_exit(Exit::RollbackIncomplete);
+            let mut e = err.with_exit(Exit::PartlyApplied);
             e.code = "rollback_incomplete";
             e.causes.extend(outcome.left);
             e.causes.extend(outcome.cleanup);
@@ -183,7 +183,7 @@ fn roll_back(fs: &RootFs, journal: Option<Journal>, work: &Work, err: Error) -> 
             e
         }
         Err(rollback_err) => {
-            let mut e = err.with_exit(Exit::RollbackIncomplete);
+            let mut e = err.with_exit(Exit::PartlyApplied);
             e.code = "rollback_incomplete";
             e.causes.extend(rollback_err.causes.iter().cloned());
             e.hint = rollback_err.hint.clone();

@@ -40,11 +40,8 @@ pub fn run(ctx: &Ctx, root: &Path) -> Result<Exit> {
     let facts = gather(ctx, &at)?;
     let report = doctor::judge(&facts);
     if ctx.json {
-        let mut doc = serde_json::to_value(&report).map_err(|e| Error::internal(e.to_string()))?;
-        if let Value::Object(m) = &mut doc {
-            m.insert("ok".into(), true.into());
-        }
-        ctx.out.json_doc("doctor", doc);
+        let doc = serde_json::to_value(&report).map_err(|e| Error::internal(e.to_string()))?;
+        ctx.out.report(doc);
     } else {
         ctx.out.product(&render(&report));
     }

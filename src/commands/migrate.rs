@@ -29,11 +29,20 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> Result<Exit> {
     let mut draft = Draft::new(&ctx.fs);
     let report = persona::run_migration(&mut draft, &device.layout, args.from, args.to, &opts)
         .map_err(|e| e.or_hint("nothing was written; fix the file named above and run again"))?;
-    for item in &report.items {
-        ctx.out.status(&item.line());
+    // The report is the product (stdout); `-q` leaves it out.
+    if !ctx.out.quiet {
+        let mut text = String::new();
+        for item in &report.items {
+            text.push_str(&format!("{}\n", item.line()));
+        }
+        text.push_str(&format!(
+            "{} → {}: {}\n",
+            args.from,
+            args.to,
+            report.counts()
+        ));
+        ctx.out.product(&text);
     }
-    ctx.out
-        .status(&format!("{} → {}: {}", args.from, args.to, report.counts()));
     let mut extra = Map::new();
     extra.insert(
         "report".into(),

@@ -41,6 +41,10 @@ pub struct Ctx {
     pub check: bool,
     pub json: bool,
     pub yes: bool,
+    /// `--stat`: a preview shows per file counts instead of the diff.
+    pub stat: bool,
+    /// `--no-diff`: a preview shows its summary only.
+    pub no_diff: bool,
     pub lock_timeout: Duration,
     /// The command line with every secret masked, for the journal and the lock holder's note.
     pub command_line: String,
@@ -66,6 +70,8 @@ impl Ctx {
             check: global.check,
             json: global.json,
             yes: global.yes,
+            stat: global.stat,
+            no_diff: global.no_diff,
             lock_timeout: Duration::from_secs(global.lock_timeout),
             command_line: crate::redact::mask_command_line(
                 &std::env::args_os()
@@ -139,44 +145,31 @@ impl Ctx {
         Ok(())
     }
 
-    /// Prints, checks or applies a plan; `extra` fields join the `--json` document.
-    pub fn finish(&self, command: &str, plan: &Plan, extra: Map<String, Value>) -> Result<Exit> {
+    /// Prints, checks or applies a plan; `extra` fields join the run's report (the `--json`
+    /// document). A preview prints the diff on stdout (`--stat`: per file counts, `--no-diff`
+    /// and `-q`: none); its summary goes to stderr.
+    pub fn finish(&self, _command: &str, plan: &Plan, extra: Map<String, Value>) -> Result<Exit> {
         for w in &plan.warnings {
             self.out.warn(w);
         }
-        let mode = if self.check {
-            "check"
-        } else if self.dry_run {
-            "dry-run"
-        } else {
-            "apply"
-        };
         let mut doc = Map::new();
-        doc.insert("ok".into(), true.into());
-        doc.insert("mode".into(), mode.into());
-        doc.insert(
-            "changed".into(),
-            (!plan.is_empty() && mode == "apply").into(),
-        );
         doc.insert(
             "pending".into(),
-            (!plan.is_empty() && mode != "apply").into(),
+            (!plan.is_empty() && self.previewing()).into(),
         );
         doc.extend(extra);
         doc.insert("plan".into(), render::json(plan));
         if plan.is_empty() {
             self.out.status("nothing to do");
-            if self.json {
-                self.out.json_doc(command, Value::Object(doc));
-            }
+            doc.insert("changed".into(), false.into());
+            self.out.report(Value::Object(doc));
             return Ok(Exit::Success);
         }
         if self.previewing() {
-            if self.json {
-                self.out.json_doc(command, Value::Object(doc));
-            } else {
-                self.out.product(&render::diff(plan));
-            }
+            doc.insert("changed".into(), false.into());
+            self.out.report(Value::Object(doc));
+            self.preview(plan);
+            let mode = if self.check { "check" } else { "dry-run" };
             self.out
                 .status(&format!("{mode}: would change {}", render::summary(plan)));
             return Ok(if self.check {
@@ -196,18 +189,36 @@ impl Ctx {
             self.out
                 .status(&format!("not run (no systemd under this root): {skipped}"));
         }
-        if self.json {
-            doc.insert(
-                "applied".into(),
-                serde_json::to_value(&applied).unwrap_or(Value::Null),
-            );
-            self.out.json_doc(command, Value::Object(doc));
-        } else if self.out.verbose > 0 {
-            self.out.product(&render::diff(plan));
+        doc.insert("changed".into(), true.into());
+        doc.insert(
+            "applied".into(),
+            serde_json::to_value(&applied).unwrap_or(Value::Null),
+        );
+        self.out.report(Value::Object(doc));
+        if self.out.verbose > 0 {
+            self.preview(plan);
         }
         self.out
             .status(&format!("changed {}", render::summary(plan)));
         Ok(Exit::Success)
+    }
+
+    /// A plan's diff on stdout as the flags ask: the whole diff (coloured when stdout's colour is
+    /// on), `--stat` per file counts, nothing with `--no-diff` or `-q`.
+    pub fn preview(&self, plan: &Plan) {
+        if self.out.quiet || self.no_diff {
+            return;
+        }
+        if self.stat {
+            self.out.product(&render::stat(plan));
+        } else {
+            let diff = render::diff(plan);
+            if self.out.color_stdout() {
+                self.out.product(&render::paint_diff(&diff));
+            } else {
+                self.out.product(&diff);
+            }
+        }
     }
 }
 
@@ -249,6 +260,41 @@ pub fn name(command: &Command) -> &'static str {
         Command::Completions(_) => "completions",
         Command::Man => "man",
     }
+}
+
+/// Commands that only read the device (their document's `mode` is `read`).
+const READ_ONLY: &[&str] = &[
+    "status",
+    "doctor",
+    "skills list",
+    "skills verify",
+    "mcp list",
+    "channel list",
+    "completions",
+    "man",
+    "version",
+    // A usage error that names no command.
+    "osctl",
+];
+
+/// A run's `mode`: `read` for a command that never changes the device, else what the flags
+/// ask (`check`, `dry-run`, `apply`).
+pub fn mode_of(name: &str, check: bool, dry_run: bool) -> crate::output::Mode {
+    use crate::output::Mode;
+    if READ_ONLY.contains(&name) {
+        Mode::Read
+    } else if check {
+        Mode::Check
+    } else if dry_run {
+        Mode::DryRun
+    } else {
+        Mode::Apply
+    }
+}
+
+/// [`mode_of`] for a parsed command line.
+pub fn mode(command: &Command, global: &GlobalArgs) -> crate::output::Mode {
+    mode_of(name(command), global.check, global.dry_run)
 }
 
 /// Commands that need no device (no `--root` check).

@@ -77,7 +77,7 @@ type Row<'a> = (
 );
 
 /// Prints the steps (their lines on stderr; the diffs of a preview, or with -v of a run, on
-/// stdout; one document with --json) and returns the exit.
+/// stdout), fills the run's report and returns the exit.
 fn report(
     ctx: &Ctx,
     rows: &[Row<'_>],
@@ -105,16 +105,9 @@ fn report(
             all.steps.extend(plan.steps.iter().cloned());
         }
     }
-    let mode = if ctx.check {
-        "check"
-    } else if ctx.dry_run {
-        "dry-run"
-    } else {
-        "apply"
-    };
     let changed = !all.is_empty();
-    if changed && (previewing || ctx.out.verbose > 0) && !ctx.json {
-        ctx.out.product(&render::diff(&all));
+    if changed && (previewing || ctx.out.verbose > 0) {
+        ctx.preview(&all);
     }
     for skipped in rows.iter().flat_map(|(_, _, _, s)| s.iter()) {
         ctx.out
@@ -125,6 +118,7 @@ fn report(
             ctx.out.status("nothing to do");
         }
     } else if previewing {
+        let mode = if ctx.check { "check" } else { "dry-run" };
         ctx.out
             .status(&format!("{mode}: would change {}", render::summary(&all)));
     } else {
@@ -136,28 +130,15 @@ fn report(
         None if ctx.check && changed => Exit::Pending,
         None => Exit::Success,
     };
-    if ctx.json {
-        let mut doc = Map::new();
-        doc.insert("ok".into(), failure.is_none().into());
-        doc.insert("mode".into(), mode.into());
-        doc.insert("changed".into(), (changed && !previewing).into());
-        doc.insert("pending".into(), (changed && previewing).into());
-        doc.insert("active".into(), json!(device.active().ok()));
-        doc.insert("steps".into(), Value::Array(steps));
-        doc.insert("plan".into(), render::json(&all));
-        if let Some(e) = &failure {
-            doc.insert("exit_code".into(), e.exit.code().into());
-            doc.insert(
-                "error".into(),
-                json!({"code": e.code, "exit": e.exit.code(), "message": e.message, "hint": e.hint}),
-            );
-        }
-        ctx.out.json_doc("reconcile", Value::Object(doc));
-    }
+    let mut doc = Map::new();
+    doc.insert("changed".into(), (changed && !previewing).into());
+    doc.insert("pending".into(), (changed && previewing).into());
+    doc.insert("active".into(), json!(device.active().ok()));
+    doc.insert("steps".into(), Value::Array(steps));
+    doc.insert("plan".into(), render::json(&all));
+    ctx.out.report(Value::Object(doc));
     if let Some(e) = &failure {
-        let mut text = ctx.out.clone();
-        text.json = false;
-        text.error("reconcile", e);
+        ctx.out.error(e);
     }
     Ok(exit)
 }

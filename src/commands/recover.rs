@@ -25,10 +25,8 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
             ctx.out.product(&line);
         }
         if ctx.json {
-            ctx.out.json_doc(
-                "recover",
-                json!({"ok": true, "pending": !pending.is_empty(), "journals": pending}),
-            );
+            ctx.out
+                .report(json!({"pending": !pending.is_empty(), "journals": pending}));
         }
         if pending.is_empty() {
             ctx.out.status("nothing to do");
@@ -48,7 +46,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         .collect();
     if let Some(first) = failed.first() {
         let mut err = Error::new(
-            Exit::RollbackIncomplete,
+            Exit::PartlyApplied,
             "rollback_incomplete",
             format!(
                 "could not restore every original of the journal {}",
@@ -74,10 +72,8 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         });
     }
     if ctx.json {
-        ctx.out.json_doc(
-            "recover",
-            json!({"ok": true, "changed": !recovered.is_empty(), "recovered": recovered}),
-        );
+        ctx.out
+            .report(json!({"changed": !recovered.is_empty(), "recovered": recovered}));
     }
     if recovered.is_empty() {
         ctx.out.status("nothing to do");

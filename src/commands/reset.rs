@@ -43,14 +43,16 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
         for w in &whole.warnings {
             ctx.out.warn(w);
         }
-        ctx.out.product(&render::listing(
-            &whole,
-            &planned.cleared,
-            live,
-            args.reboot,
-        ));
+        if !ctx.out.quiet && !ctx.no_diff {
+            ctx.out.product(&render::listing(
+                &whole,
+                &planned.cleared,
+                live,
+                args.reboot,
+            ));
+        }
         if ctx.out.verbose > 0 {
-            ctx.out.product(&plan_render::diff(&whole));
+            ctx.preview(&whole);
         }
         ctx.out.status(&format!(
             "dry-run: would change {}",

@@ -124,37 +124,33 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
                 })
             })
             .collect();
-        ctx.out.json_doc(
-            "status",
-            json!({
-                "ok": true,
-                "active": {
-                    "runtime": resolution.runtime,
-                    "source": resolution.source,
-                    "from": resolution.from,
-                },
-                "config": {"path": device.config.path, "exists": device.config.exists},
-                "llm_config_mode": llm_mode.label(),
-                "device_type": device.device_type(),
-                "profile": device.robot.path,
-                "capabilities": device.robot.capabilities,
-                "systemd": no_states.is_none(),
-                "unit_states_unavailable": no_states,
-                "runtimes": runtimes,
-                "channels": {
-                    "configured": configured,
-                    "unsupported_by_active": unsupported,
-                },
-                "markers": markers,
-                "journals": pending,
-                "switch": switch.as_ref().map(|(r, running)| {
-                    let mut v = json!(r);
-                    v["running"] = json!(running);
-                    v
-                }),
-                "warnings": warnings,
+        ctx.out.report(json!({
+            "active": {
+                "runtime": resolution.runtime,
+                "source": resolution.source,
+                "from": resolution.from,
+            },
+            "config": {"path": device.config.path, "exists": device.config.exists},
+            "llm_config_mode": llm_mode.label(),
+            "device_type": device.device_type(),
+            "profile": device.robot.path,
+            "capabilities": device.robot.capabilities,
+            "systemd": no_states.is_none(),
+            "unit_states_unavailable": no_states,
+            "runtimes": runtimes,
+            "channels": {
+                "configured": configured,
+                "unsupported_by_active": unsupported,
+            },
+            "markers": markers,
+            "journals": pending,
+            "switch": switch.as_ref().map(|(r, running)| {
+                let mut v = json!(r);
+                v["running"] = json!(running);
+                v
             }),
-        );
+            "warnings": warnings,
+        }));
         return Ok(Exit::Success);
     }
 
@@ -245,7 +241,8 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
     }
     text.push_str(&render_table(&table));
     if let Some(why) = &no_states {
-        text.push_str(&format!("(unit states are not available: {why})\n"));
+        // A note about this run, not the device: stderr, so the table stays the product.
+        out.status(&format!("(unit states are not available: {why})"));
     }
     text.push('\n');
 

@@ -1,7 +1,8 @@
 //! `osctl switch RUNTIME`: change the active runtime through systemd, as one transaction. Logic
-//! in `switch/`; this file maps the command line onto it and prints the result. `--json`
-//! streams one line per phase (`starting`, then `success` or `failure`), like the device's MQTT
-//! acks; a preview prints one `plan` line.
+//! in `switch/`; this file maps the command line onto it and reports the result: one `--json`
+//! document at the end (its `phase` is `plan`, `success` or `failure`). The phases as they
+//! happen (`starting`, then `success` or `failure`), like the device's MQTT acks, go to the
+//! opt-in `--events` stream as JSON lines, never to stdout.
 
 use serde_json::{Value, json};
 
@@ -17,25 +18,23 @@ use crate::switch::{Done, Options, perform, record, render};
 use crate::system::http::{Http, HttpOptions};
 
 pub fn run(ctx: &Ctx, args: &SwitchArgs) -> Result<Exit> {
-    if ctx.json && !ctx.previewing() {
-        let line = json!({"phase": "starting", "runtime": args.runtime.trim()});
-        ctx.out.json_line("switch", line);
+    if !ctx.previewing() {
+        let fields = json!({"phase": "starting", "runtime": args.runtime.trim()});
+        ctx.out.event("switch", "phase", fields);
     }
     let f = match switch(ctx, args) {
         Ok(exit) => return Ok(exit),
-        Err(f) if !ctx.json => return Err(f.error),
         Err(f) => f,
     };
-    let mut text = ctx.out.clone();
-    text.json = false;
-    text.error("switch", &f.error);
-    let e = &f.error;
-    let error = json!({"code": e.code, "exit": e.exit.code(), "message": e.message,
-                       "causes": e.causes, "hint": e.hint});
-    let line = json!({"phase": "failure", "ok": false, "error": error,
-                      "rolled_back": f.rolled_back, "actions": f.actions});
-    ctx.out.json_line("switch", line);
-    Ok(f.error.exit)
+    ctx.out
+        .report(json!({"phase": "failure", "rolled_back": f.rolled_back, "actions": f.actions}));
+    if !ctx.previewing() {
+        let e = &f.error;
+        let fields = json!({"phase": "failure", "ok": false, "exit_code": e.exit.code(),
+                            "code": e.code, "rolled_back": f.rolled_back});
+        ctx.out.event("switch", "phase", fields);
+    }
+    Err(f.error)
 }
 
 fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
@@ -61,7 +60,7 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
             (phase, body, Exit::Success)
         }
         Done::Planned(p) => {
-            if !ctx.json {
+            if !ctx.out.quiet && !ctx.no_diff {
                 ctx.out.product(&render::text(&p, &opts));
             }
             let mode = if ctx.check { "check" } else { "dry-run" };
@@ -94,9 +93,10 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
             return finished(ctx, body, failure);
         }
     };
-    if ctx.json {
-        ctx.out
-            .json_line("switch", merge(json!({"phase": phase, "ok": true}), body));
+    ctx.out.report(merge(json!({"phase": phase}), body));
+    if phase == "success" {
+        let fields = json!({"phase": "success", "ok": true, "exit_code": exit.code()});
+        ctx.out.event("switch", "phase", fields);
     }
     Ok(exit)
 }
@@ -105,36 +105,28 @@ fn landed(r: &Ran) -> bool {
     r.outcome == Outcome::Applied
 }
 
-/// The reconcile steps of a run for its `success` line: each report with what became of it.
+/// The reconcile steps of a run for its `success` report: each report with what became of it.
 fn reports(ran: &[Ran]) -> Vec<Value> {
     ran.iter()
         .map(|r| merge(json!(r.report), json!({"outcome": r.outcome})))
         .collect()
 }
 
-/// The end of a switch that reached its commit point (or found the runtime active): its
-/// `success` line, and exit 5 naming the reconcile step when one failed (the switch stands).
+/// The end of a switch that reached its commit point: its `success` report and event, and the
+/// reconcile step's error (its exit) when one failed (the switch stands).
 fn finished(
     ctx: &Ctx,
     body: Value,
     failure: Option<crate::error::Error>,
 ) -> std::result::Result<Exit, Failure> {
-    let ok = failure.is_none();
-    let mut head = json!({"phase": "success", "ok": ok});
+    let exit = failure.as_ref().map_or(Exit::Success, |e| e.exit);
+    ctx.out.report(merge(json!({"phase": "success"}), body));
     if let Some(e) = &failure {
-        let mut text = ctx.out.clone();
-        text.json = false;
-        text.error("switch", e);
-        head = merge(
-            head,
-            json!({"exit_code": e.exit.code(), "error": {"code": e.code, "exit": e.exit.code(),
-                   "message": e.message, "causes": e.causes, "hint": e.hint}}),
-        );
+        ctx.out.error(e);
     }
-    if ctx.json {
-        ctx.out.json_line("switch", merge(head, body));
-    }
-    Ok(failure.map_or(Exit::Success, |e| e.exit))
+    let fields = json!({"phase": "success", "ok": failure.is_none(), "exit_code": exit.code()});
+    ctx.out.event("switch", "phase", fields);
+    Ok(exit)
 }
 
 /// `a` with `b`'s fields added after its own.
@@ -147,7 +139,9 @@ fn merge(mut a: Value, b: Value) -> Value {
 
 /// The command line as [`Options`] (bad input: exit 1, before anything).
 fn options(args: &SwitchArgs) -> Result<Options> {
-    let to = RuntimeId::parse(&args.runtime)?;
+    // The runtime is given on the command line: a name osctl refuses is a usage error (exit 2),
+    // as for every runtime or channel value the parser refuses.
+    let to = RuntimeId::parse(&args.runtime).map_err(|e| e.with_exit(Exit::Usage))?;
     let source = match (&args.installer, &args.installer_url, args.from_cdn) {
         (Some(file), _, _) => Source::File(file.clone()),
         (None, Some(url), _) => Source::Url(url.clone()),

@@ -35,6 +35,119 @@ pub fn diff(plan: &Plan) -> String {
     redact(&out).into_owned()
 }
 
+/// `--stat`: one line per path with its added and removed line counts (`path | +3 -1`), one
+/// `# …` line per action, then the summary.
+pub fn stat(plan: &Plan) -> String {
+    let mut rows: Vec<(String, usize, usize)> = Vec::new();
+    let mut actions = String::new();
+    for step in &plan.steps {
+        match step {
+            Step::File(change) => {
+                let (added, removed) = line_counts(&file_diff(change));
+                rows.push((change.path.relative().display().to_string(), added, removed));
+            }
+            Step::Service(action) => actions.push_str(&format!("# {}\n", action.describe())),
+            Step::Command(cmd) => actions.push_str(&format!("# run {}\n", cmd.argv.join(" "))),
+        }
+    }
+    let width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (path, added, removed) in rows {
+        out.push_str(&format!(" {path:<width$} | +{added} -{removed}\n"));
+    }
+    out.push_str(&actions);
+    out.push_str(&format!(" {}\n", summary(plan)));
+    redact(&out).into_owned()
+}
+
+/// Added and removed lines of a diff (its `+++`/`---` headers left out).
+fn line_counts(diff: &str) -> (usize, usize) {
+    let mut counts = (0, 0);
+    for line in diff.lines() {
+        if line.starts_with("+++") || line.starts_with("---") {
+            continue;
+        }
+        if line.starts_with('+') {
+            counts.0 += 1;
+        } else if line.starts_with('-') {
+            counts.1 += 1;
+        }
+    }
+    counts
+}
+
+/// A rendered diff with colour, line by line: added lines green, removed red, hunk headers
+/// cyan, file headers and action lines bold. Only for a stdout whose colour is on.
+pub fn paint_diff(diff: &str) -> String {
+    use anstyle::{AnsiColor, Style};
+    let added = Style::new().fg_color(Some(AnsiColor::Green.into()));
+    let removed = Style::new().fg_color(Some(AnsiColor::Red.into()));
+    let hunk = Style::new().fg_color(Some(AnsiColor::Cyan.into()));
+    let header = Style::new().bold();
+    let mut out = String::with_capacity(diff.len() + diff.len() / 4);
+    for line in diff.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        let style = if body.starts_with("diff --git")
+            || body.starts_with("+++")
+            || body.starts_with("---")
+            || body.starts_with('#')
+        {
+            Some(header)
+        } else if body.starts_with("@@") {
+            Some(hunk)
+        } else if body.starts_with('+') {
+            Some(added)
+        } else if body.starts_with('-') {
+            Some(removed)
+        } else {
+            None
+        };
+        match style {
+            Some(s) if !body.is_empty() => {
+                out.push_str(&format!("{}{body}{}{end}", s.render(), s.render_reset()))
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod paint_tests {
+    use super::*;
+
+    #[test]
+    fn a_diff_is_coloured_line_by_line_and_keeps_its_text() {
+        let diff = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same\n";
+        let painted = paint_diff(diff);
+        assert!(painted.contains("\x1b[32m+new\x1b[0m"), "{painted:?}");
+        assert!(painted.contains("\x1b[31m-old\x1b[0m"), "{painted:?}");
+        assert!(
+            painted.contains("\x1b[36m@@ -1 +1 @@\x1b[0m"),
+            "{painted:?}"
+        );
+        assert!(painted.contains("\n same\n"), "{painted:?}");
+        let plain: String = painted
+            .replace("\x1b[32m", "")
+            .replace("\x1b[31m", "")
+            .replace("\x1b[36m", "")
+            .replace("\x1b[1m", "")
+            .replace("\x1b[0m", "");
+        assert_eq!(plain, diff);
+    }
+
+    #[test]
+    fn line_counts_leave_the_file_headers_out() {
+        assert_eq!(
+            line_counts("--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n-a\n+b\n+c\n d\n"),
+            (2, 1)
+        );
+    }
+}
+
 /// A git-style diff of one change (already redacted).
 pub fn file_diff(change: &FileChange) -> String {
     let rel = change.path.relative().display().to_string();

@@ -297,7 +297,7 @@ pub fn run(t: &Target<'_>, device: &Device, steps: &[StepName], now: i64) -> Res
                 Err(e) => {
                     report.status = Status::Failed;
                     report.detail = describe(&e);
-                    let outcome = if e.exit == Exit::RollbackIncomplete {
+                    let outcome = if e.exit == Exit::PartlyApplied {
                         Outcome::Incomplete
                     } else {
                         Outcome::RolledBack
@@ -356,7 +356,7 @@ pub fn verdict(ran: &[Ran]) -> Option<Error> {
     let retry = "fix the cause named above and run `osctl reconcile` again; it retries only the failed steps";
     let e = if !landed.is_empty() || !kept.is_empty() {
         let mut e = Error::new(
-            Exit::RollbackIncomplete,
+            Exit::PartlyApplied,
             "reconcile_partly_applied",
             if landed.is_empty() {
                 format!("reconcile step {failed} failed and could not be rolled back whole")

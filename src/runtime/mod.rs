@@ -110,18 +110,6 @@ pub fn names() -> Vec<&'static str> {
     REGISTRY.iter().map(|r| r.name).collect()
 }
 
-/// Marks a clap error raised for a refused runtime name (see [`is_refused_runtime`]).
-const REFUSED_RUNTIME: &str = "osctl: refused runtime";
-
-/// Whether a clap error is a runtime name osctl refused (unknown, or `remote`): exit 1, as for
-/// an unknown runtime in config.json, rather than 2.
-pub fn is_refused_runtime(err: &clap::Error) -> bool {
-    matches!(
-        err.get(clap::error::ContextKind::Custom),
-        Some(clap::error::ContextValue::String(s)) if s == REFUSED_RUNTIME
-    )
-}
-
 /// clap parser for runtime arguments: the device's name rules, the six names for completions.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RuntimeParser;
@@ -141,13 +129,9 @@ impl clap::builder::TypedValueParser for RuntimeParser {
                 Some(h) => format!("{}\n\n{h}\n", e.message),
                 None => format!("{}\n", e.message),
             };
-            let mut err = clap::Error::raw(clap::error::ErrorKind::InvalidValue, msg).with_cmd(cmd);
-            // A name osctl understands and refuses is bad input (exit 1), not a usage error.
-            err.insert(
-                clap::error::ContextKind::Custom,
-                clap::error::ContextValue::String(REFUSED_RUNTIME.into()),
-            );
-            err
+            // A name refused on the command line is a usage error (exit 2), as an unknown channel
+            // is; the same name read from config.json is bad input (exit 1).
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, msg).with_cmd(cmd)
         })
     }
 

@@ -476,7 +476,7 @@ pub fn partly(err: Error, swapped: &[String]) -> Error {
 }
 
 /// Exit 5: some changes landed and some did not.
-pub const PARTLY_APPLIED: crate::error::Exit = crate::error::Exit::RollbackIncomplete;
+pub const PARTLY_APPLIED: crate::error::Exit = crate::error::Exit::PartlyApplied;
 
 /// Checks each staged folder (made durable by [`fetch`]) against what was unpacked, and swaps
 /// the skills in; returns the names swapped.

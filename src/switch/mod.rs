@@ -213,7 +213,7 @@ fn reconcile_after(
         }
     }
     let failure = reconcile::verdict(&ran).map(|e| {
-        let mut e = e.with_exit(Exit::RollbackIncomplete);
+        let mut e = e.with_exit(Exit::PartlyApplied);
         e.code = "reconcile_step_failed";
         let failed: Vec<&str> = ran
             .iter()
@@ -232,7 +232,7 @@ fn reconcile_after(
 /// The reconcile could not start at all (the device cannot be read after the commit point).
 fn unreconciled(e: Error) -> Error {
     let mut out = Error::new(
-        Exit::RollbackIncomplete,
+        Exit::PartlyApplied,
         "reconcile_failed",
         format!(
             "the switch stands, but reconcile could not run: {}",

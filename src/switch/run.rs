@@ -290,7 +290,7 @@ impl<'a> Txn<'a> {
         while let Some(j) = self.journals.pop() {
             let dir = j.dev_dir().clone();
             let cleanup = j.commit().map_err(|e| {
-                let mut e = e.with_exit(Exit::RollbackIncomplete);
+                let mut e = e.with_exit(Exit::PartlyApplied);
                 e.message = format!(
                     "config.json names {} now, but the journal {dir} could not be marked done: {}",
                     self.to.name, e.message
@@ -651,7 +651,7 @@ impl<'a> Txn<'a> {
                 actions,
             };
         }
-        let mut e = err.with_exit(Exit::RollbackIncomplete);
+        let mut e = err.with_exit(Exit::PartlyApplied);
         e.code = "rollback_incomplete";
         e.causes.push("the rollback is incomplete:".into());
         e.causes.extend(problems);

@@ -29,18 +29,14 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         })
         .collect();
     if ctx.json {
-        ctx.out.json_doc(
-            "channel list",
-            json!({
-                "ok": true,
-                "runtime": rt,
-                "configured": rows,
-                "supported": spec.channels,
-                "unsupported": unsupported,
-                "channels_applied_runtime": device.config.opt("channels_applied_runtime"),
-                "channels_unsupported": device.config.str_list("channels_unsupported"),
-            }),
-        );
+        ctx.out.report(json!({
+            "runtime": rt,
+            "configured": rows,
+            "supported": spec.channels,
+            "unsupported": unsupported,
+            "channels_applied_runtime": device.config.opt("channels_applied_runtime"),
+            "channels_unsupported": device.config.str_list("channels_unsupported"),
+        }));
         return Ok(Exit::Success);
     }
     let mut text = format!("active runtime   {rt}\n");

@@ -31,9 +31,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
                 Err(why) => json!({"name": s.name, "error": why}),
             })
             .collect();
-        ctx.out.json_doc(
-            "mcp list",
-            json!({"ok": true, "runtime": rt.id, "file": servers.file, "exists": servers.exists, "servers": list}),
+        ctx.out.report(json!({"runtime": rt.id, "file": servers.file, "exists": servers.exists, "servers": list}),
         );
         return Ok(Exit::Success);
     }

@@ -12,10 +12,7 @@ pub fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
     let rt = super::runtime(&device, runtime)?;
     let rows = list::rows(&ctx.fs, &device, rt)?;
     if ctx.json {
-        ctx.out.json_doc(
-            "skills list",
-            json!({"ok": true, "runtime": rt, "skills": rows}),
-        );
+        ctx.out.report(json!({"runtime": rt, "skills": rows}));
     } else {
         ctx.out.product(&table(&rows));
     }

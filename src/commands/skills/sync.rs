@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::cli::SkillsSyncArgs;
 use crate::commands::Ctx;
@@ -36,34 +36,27 @@ pub fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
     let (plan, report) = sync::land(&ctx.fs, &device, fetched, &opts)?;
     say(ctx, &report, opts.preview);
     let failure = outcome(&report);
-    let mut extra = match serde_json::to_value(&report) {
+    let extra = match serde_json::to_value(&report) {
         Ok(Value::Object(m)) => m,
         _ => Map::new(),
     };
-    if let Some(e) = &failure {
-        extra.insert("ok".into(), false.into());
-        extra.insert("error".into(), error_json(e));
-    }
     let exit = match ctx.finish(NAME, &plan, extra) {
         Ok(exit) => exit,
         // The skills swapped in stay; the plan after them (state, prunes, hooks) rolled back.
         Err(e) if !report.swapped.is_empty() => return Err(sync::partly(e, &report.swapped)),
         Err(e) => return Err(e),
     };
-    // The JSON document is out; later errors go to stderr only, so stdout stays one document.
-    let mut stderr_only = ctx.out.clone();
-    stderr_only.json = false;
     if let (Some(cmd), Some(text), false) = (&args.notify_cmd, &report.prompt, opts.preview) {
         if let Err(e) = prompt::notify(cmd, text, report.runtime, &report.updated) {
             // The skills landed and are recorded; only the agent was not told.
-            stderr_only.error(NAME, &e.with_exit(PARTLY_APPLIED));
+            ctx.out.error(&e.with_exit(PARTLY_APPLIED));
             return Ok(PARTLY_APPLIED);
         }
         ctx.out
             .status(&format!("notified: {}", report.updated.join(", ")));
     }
     if let Some(e) = failure {
-        stderr_only.error(NAME, &e);
+        ctx.out.error(&e);
         return Ok(e.exit);
     }
     Ok(exit)
@@ -104,17 +97,6 @@ fn outcome(report: &SyncReport) -> Option<Error> {
             ),
         )
         .hint(format!("what landed is recorded; {hint}"))
-    })
-}
-
-/// An error as the `error` object of a JSON document (the shape every command's error has).
-fn error_json(e: &Error) -> Value {
-    json!({
-        "code": e.code,
-        "exit": e.exit.code(),
-        "message": e.message,
-        "causes": e.causes,
-        "hint": e.hint,
     })
 }
 

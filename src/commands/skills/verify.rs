@@ -24,10 +24,8 @@ pub fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
                             "hash": r.hash, "recorded_hash": r.recorded_hash})
             })
             .collect();
-        ctx.out.json_doc(
-            "skills verify",
-            json!({"ok": true, "runtime": rt, "drift": !drifted.is_empty(), "checked": checked}),
-        );
+        ctx.out
+            .report(json!({"runtime": rt, "drift": !drifted.is_empty(), "checked": checked}));
     }
     for r in &drifted {
         let what = if r.kind == "hook" { "hook" } else { "skill" };
