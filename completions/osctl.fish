@@ -190,17 +190,17 @@ complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header K=V]...` (a remote one)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header KEY=VALUE]...` (a remote one)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l url -d 'A remote server\'s URL' -r
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l transport -d 'The remote protocol' -r -f -a "http\t'Streamable HTTP (`type: "http"`), what every runtime speaks'
 sse\t'Server-sent events (`type: "sse"`), the older transport'"
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header -d 'A header of a remote server, `K=V` (or `K: V`); repeatable' -r
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header-file -d 'Headers from a file, one `K=V` (or `K: V`) per line; `-` reads standard input' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env -d 'An environment variable of a local server, `K=V`; repeatable' -r
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env-file -d 'Environment variables from a file, one `K=V` per line; `-` reads standard input' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header -d 'A header of a remote server, `KEY=VALUE` (or `KEY: VALUE`); repeatable' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header-file -d 'Headers from a file, one `KEY=VALUE` (or `KEY: VALUE`) per line; `-` reads standard input' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env -d 'An environment variable of a local server, `KEY=VALUE`; repeatable' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env-file -d 'Environment variables from a file, one `KEY=VALUE` per line; `-` reads standard input' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l runtime -d 'The runtime to add it to (default: the active runtime)' -r -f -a "openclaw\t''
 hermes\t''
 picoclaw\t''
@@ -261,7 +261,7 @@ complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcomm
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header K=V]...` (a remote one)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header KEY=VALUE]...` (a remote one)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -467,7 +467,7 @@ complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_su
 complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset setup mcp channel recover skills completions man help" -f -a "completions" -d 'Print a shell completion script'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset setup mcp channel recover skills completions man help" -f -a "man" -d 'Print the man page (roff)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset setup mcp channel recover skills completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header K=V]...` (a remote one)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header KEY=VALUE]...` (a remote one)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'

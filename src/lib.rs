@@ -68,9 +68,6 @@ fn version_json() {
     );
 }
 
-use clap::Parser;
-
-use cli::Cli;
 use commands::Ctx;
 use output::Printer;
 
@@ -79,7 +76,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
     let args: Vec<OsString> = args.into_iter().collect();
     // Before parsing: a usage error may quote any argument.
     redact::register_args(&args);
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match cli::parse(&args) {
         Ok(cli) => cli,
         Err(e)
             if e.kind() == clap::error::ErrorKind::DisplayVersion

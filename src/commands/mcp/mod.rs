@@ -16,7 +16,7 @@ use crate::runtime::{RuntimeId, RuntimeParser};
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
     /// Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or
-    /// `mcp add NAME --url URL [--header K=V]...` (a remote one).
+    /// `mcp add NAME --url URL [--header KEY=VALUE]...` (a remote one).
     ///
     /// The entry is written in the runtime's own form (openclaw `mcp.servers`, hermes
     /// `mcp_servers`, picoclaw `tools.mcp.servers`, codex `[mcp_servers.NAME]`, Claude Code
@@ -36,8 +36,8 @@ pub enum McpCommand {
 #[derive(Debug, Args)]
 #[command(
     group(ArgGroup::new("server").required(true).args(["url", "command"])),
-    override_usage = "osctl mcp add [OPTIONS] NAME [--env K=V]... -- CMD [ARGS]...\n       \
-                      osctl mcp add [OPTIONS] NAME --url URL [--header K=V]..."
+    override_usage = "osctl mcp add [OPTIONS] NAME [--env KEY=VALUE]... -- CMD [ARGS]...\n       \
+                      osctl mcp add [OPTIONS] NAME --url URL [--header KEY=VALUE]..."
 )]
 pub struct AddArgs {
     /// The server's name (letters, digits, `_`, `-`). With `--user-tool`, the tool's name: the
@@ -52,19 +52,19 @@ pub struct AddArgs {
     #[arg(long, value_enum, default_value_t = Remote::Http, requires = "url")]
     pub transport: Remote,
 
-    /// A header of a remote server, `K=V` (or `K: V`); repeatable.
-    #[arg(long = "header", value_name = "K=V", requires = "url")]
+    /// A header of a remote server, `KEY=VALUE` (or `KEY: VALUE`); repeatable.
+    #[arg(long = "header", value_name = "KEY=VALUE", requires = "url")]
     pub headers: Vec<String>,
 
-    /// Headers from a file, one `K=V` (or `K: V`) per line; `-` reads standard input.
+    /// Headers from a file, one `KEY=VALUE` (or `KEY: VALUE`) per line; `-` reads standard input.
     #[arg(long, value_name = "FILE", requires = "url")]
     pub header_file: Option<PathBuf>,
 
-    /// An environment variable of a local server, `K=V`; repeatable.
-    #[arg(long = "env", value_name = "K=V")]
+    /// An environment variable of a local server, `KEY=VALUE`; repeatable.
+    #[arg(long = "env", value_name = "KEY=VALUE")]
     pub env: Vec<String>,
 
-    /// Environment variables from a file, one `K=V` per line; `-` reads standard input.
+    /// Environment variables from a file, one `KEY=VALUE` per line; `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     pub env_file: Option<PathBuf>,
 
