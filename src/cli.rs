@@ -175,8 +175,9 @@ pub enum Command {
     /// Print a shell completion script.
     Completions(CompletionsArgs),
 
-    /// Print the man page (roff).
-    Man,
+    /// Print a man page (roff): osctl(1), or a command's own page (`osctl man mcp add` prints
+    /// osctl-mcp-add(1)). View one with `osctl man switch | man -l -`.
+    Man(ManArgs),
 }
 
 #[derive(Debug, Args)]
@@ -359,6 +360,13 @@ pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub shell: Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (`mcp add`); none prints osctl(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
