@@ -77,7 +77,7 @@ pub struct AddArgs {
     #[arg(long, requires = "url")]
     pub user_tool: bool,
 
-    /// Replace an existing server of that name.
+    /// Replace an existing server of that name, and write to a runtime that is not installed.
     #[arg(long)]
     pub force: bool,
 
@@ -122,6 +122,43 @@ pub fn run(ctx: &Ctx, cmd: &McpCommand) -> Result<Exit> {
         McpCommand::Remove(args) => remove::run(ctx, args),
         McpCommand::List(args) => list::run(ctx, args),
     }
+}
+
+/// Refuses a change aimed with `--runtime` at a runtime that is not installed (`runtime_not_installed`,
+/// exit 1), unless `force` (then a warning): its config would be written for a program that is not there, and no
+/// unit would pick it up. "Installed" is what `status` and `switch` mean by it (the unit exists
+/// and the verify hook passes, [`crate::runtime::install`]). The active runtime is not checked:
+/// it is the one the device runs, and when it is broken `status` says so and `switch` mends it.
+pub(crate) fn require_installed(
+    ctx: &Ctx,
+    device: &crate::device::Device,
+    rt: RuntimeId,
+    force: bool,
+) -> Result<()> {
+    if device.active().ok() == Some(rt) {
+        return Ok(());
+    }
+    let state = crate::runtime::install::inspect(&ctx.fs, rt.spec())?;
+    if state.installed() {
+        return Ok(());
+    }
+    if force {
+        ctx.out.warn(&format!(
+            "{rt} is not installed on this device ({}); --force writes its config for when it is",
+            state.reason()
+        ));
+        return Ok(());
+    }
+    Err(crate::error::Error::input(
+        "runtime_not_installed",
+        format!(
+            "{rt} is not installed on this device ({}); nothing was written",
+            state.reason()
+        ),
+    )
+    .hint(format!(
+        "`osctl switch {rt}` installs it and makes it active; --force writes its config anyway"
+    )))
 }
 
 /// Reads a secret-bearing input given on the command line: a file on the host osctl runs on
