@@ -278,10 +278,16 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Set up a channel on a runtime (default: the active one): capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "remove" -d 'Remove a channel: its credentials leave config.json and every runtime\'s own config'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "list" -d 'The channels configured in config.json, which ones a runtime (default: the active one) can run, who runs them, and which `channel add` sets up'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l runtime -d 'The runtime to set it up on (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l token -d 'The bot token (telegram, slack, discord)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l token-file -d 'Read the bot token from a file (its first line); `-` reads standard input' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l user-id -d 'The user allowed to talk to the bot (telegram id, slack/discord user id, whatsapp E.164)' -r
@@ -294,6 +300,7 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l force -d 'Write to a runtime that is not installed'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 1`) instead of text'
@@ -302,6 +309,12 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l runtime -d 'The runtime whose unit is restarted when its own config held the channel (default: the active runtime). The credentials leave config.json and every runtime\'s config either way' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
 always\t''
@@ -315,6 +328,12 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l runtime -d 'The runtime whose channel support to show (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
 always\t''
@@ -328,9 +347,9 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "add" -d 'Set up a channel on a runtime (default: the active one): capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove a channel: its credentials leave config.json and every runtime\'s own config'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "list" -d 'The channels configured in config.json, which ones a runtime (default: the active one) can run, who runs them, and which `channel add` sets up'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l color -d 'When to colour output (`NO_COLOR` turns `auto` off)' -r -f -a "auto\t''
@@ -470,9 +489,9 @@ complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_su
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header KEY=VALUE]...` (a remote one)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "add" -d 'Set up a channel on a runtime (default: the active one): capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "remove" -d 'Remove a channel: its credentials leave config.json and every runtime\'s own config'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "list" -d 'The channels configured in config.json, which ones a runtime (default: the active one) can run, who runs them, and which `channel add` sets up'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "sync" -d 'One pass of the skill watcher: fetch the skills metadata (verified when bootstrap.json has a signing key), install every supported skill whose version changed, prune unsupported ones, refresh openclaw\'s OS hooks, and tell the agent what changed'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "list" -d 'List the runtime\'s skills: version, whether the device supports it, folder hash'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "verify" -d 'Recompute the hashes of the skills osctl installed and report drift (exit 3 when a folder was changed or removed since)'
