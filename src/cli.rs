@@ -440,6 +440,35 @@ pub fn global_ids() -> Vec<String> {
         .collect()
 }
 
+/// The clap command of osctl, built, with each command's inapplicable global options hidden
+/// from its `--help`, its man page and the completions (they still parse, so [`parse`] can name
+/// them in its usage error).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    fn hide(cmd: clap::Command, path: &[String]) -> clap::Command {
+        let words: Vec<&str> = path.iter().map(String::as_str).collect();
+        let cmd = match applicable_globals(&words) {
+            Some(applicable) => cmd.mut_args(|a| {
+                if a.is_global_set() && !applicable.contains(&a.get_id().as_str()) {
+                    a.hide(true)
+                } else {
+                    a
+                }
+            }),
+            None => cmd,
+        };
+        cmd.mut_subcommands(|sub| {
+            let mut p = path.to_vec();
+            p.push(sub.get_name().to_string());
+            hide(sub, &p)
+        })
+    }
+    let mut cmd = Cli::command();
+    // Globals are copied into each subcommand when it is built; hide the copies after.
+    cmd.build();
+    hide(cmd, &[])
+}
+
 /// Parses the command line as [`Cli`], then refuses a global option given on it that does not
 /// apply to the command (a clap usage error, exit 2, naming the option). Only what is written on
 /// the command line counts: `OSCTL_ROOT` or `OSCTL_YES` in the environment are defaults, not
@@ -449,8 +478,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    use clap::{CommandFactory, FromArgMatches};
-    let mut cmd = Cli::command();
+    use clap::FromArgMatches;
+    let mut cmd = command();
     let matches = cmd.try_get_matches_from_mut(args)?;
     let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))?;
     let mut path = Vec::new();
@@ -474,7 +503,7 @@ where
         let err = clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, msg);
         return Err(match sub {
             Some(sub) => err.format(sub),
-            None => err.format(&mut Cli::command()),
+            None => err.format(&mut command()),
         });
     }
     Ok(cli)

@@ -185,3 +185,56 @@ fn globals_from_the_environment_are_not_refused() {
         );
     }
 }
+
+/// Every command's `--help` puts its own options under "Options" and the globals that apply to
+/// it under "Global options", and shows none that does not apply.
+#[test]
+fn help_lists_the_applicable_globals_under_their_own_heading() {
+    let mut root = osctl::cli::command();
+    for argv in COMMANDS {
+        let path: Vec<&str> = argv
+            .iter()
+            .copied()
+            .take_while(|a| !a.starts_with('-'))
+            .take(if matches!(argv[0], "mcp" | "channel" | "skills") {
+                2
+            } else {
+                1
+            })
+            .collect();
+        let mut cmd = &mut root;
+        for p in &path {
+            cmd = cmd.find_subcommand_mut(p).unwrap();
+        }
+        let help = cmd.render_long_help().to_string();
+        let applicable = applicable_globals(&path).unwrap();
+        let globals = help.find("Global options:");
+        assert_eq!(
+            globals.is_some(),
+            !applicable.is_empty(),
+            "{path:?}:\n{help}"
+        );
+        let options = help.find("Options:").expect("an Options heading");
+        // The option lists only (a description may mention a global, as reset's does --yes).
+        let lists = &help[options..];
+        for id in global_ids() {
+            let written = flag(&id)[0];
+            let at = lists
+                .match_indices(written)
+                .map(|(i, _)| options + i)
+                .find(|&i| help[i + written.len()..].starts_with([' ', '\n', '.', '=']));
+            if applicable.contains(&id.as_str()) {
+                let at = at.unwrap_or_else(|| panic!("{path:?} --help lacks {written}"));
+                assert!(
+                    at > globals.unwrap(),
+                    "{path:?}: {written} is not under Global options"
+                );
+            } else {
+                assert!(
+                    at.is_none(),
+                    "{path:?} --help shows {written}, which does not apply"
+                );
+            }
+        }
+    }
+}

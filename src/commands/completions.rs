@@ -16,7 +16,7 @@ use crate::error::{Error, Exit, Result};
 
 /// The completion script for `shell`.
 pub fn completion_script(shell: Shell) -> Vec<u8> {
-    let mut cmd = Cli::command();
+    let mut cmd = crate::cli::command();
     let mut buf = Vec::new();
     let generator = match shell {
         Shell::Bash => clap_complete::Shell::Bash,
