@@ -22,6 +22,9 @@ _osctl() {
             osctl,completions)
                 cmd="osctl__subcmd__completions"
                 ;;
+            osctl,doctor)
+                cmd="osctl__subcmd__doctor"
+                ;;
             osctl,help)
                 cmd="osctl__subcmd__help"
                 ;;
@@ -87,6 +90,9 @@ _osctl() {
                 ;;
             osctl__subcmd__help,completions)
                 cmd="osctl__subcmd__help__subcmd__completions"
+                ;;
+            osctl__subcmd__help,doctor)
+                cmd="osctl__subcmd__help__subcmd__doctor"
                 ;;
             osctl__subcmd__help,help)
                 cmd="osctl__subcmd__help__subcmd__help"
@@ -206,7 +212,7 @@ _osctl() {
 
     case "${cmd}" in
         osctl)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile presync migrate reset setup mcp channel recover skills completions man help"
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,8 +477,34 @@ _osctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        osctl__subcmd__doctor)
+            opts="-n -q -v -y -h -V --root --dry-run --check --json --quiet --verbose --color --yes --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         osctl__subcmd__help)
-            opts="status switch reconcile presync migrate reset setup mcp channel recover skills completions man help"
+            opts="status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -542,6 +574,20 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        osctl__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -167,6 +167,11 @@ pub enum Command {
     /// the device also does this first).
     Recover,
 
+    /// Check the device and say what to run next: files that do not parse, presync out of sync,
+    /// reconcile markers behind, leftover journals, the lock holder, skills drift, and on the
+    /// device unit states with a failed unit's journal. Read-only; exit 3 when it finds anything.
+    Doctor,
+
     /// Keep the runtime's skills in step with the skills CDN: download, verify, install and prune
     /// capability-gated skills (and openclaw's OS hooks).
     #[command(subcommand)]
@@ -411,9 +416,11 @@ const ASKING_GLOBALS: &[&str] = &[
 /// look accepted while meaning nothing. `None` for a path that is not a command.
 pub fn applicable_globals(path: &[&str]) -> Option<&'static [&'static str]> {
     Some(match path {
-        ["status"] | ["mcp", "list"] | ["channel", "list"] | ["skills", "list" | "verify"] => {
-            READ_GLOBALS
-        }
+        ["status"]
+        | ["doctor"]
+        | ["mcp", "list"]
+        | ["channel", "list"]
+        | ["skills", "list" | "verify"] => READ_GLOBALS,
         ["switch"]
         | ["reconcile"]
         | ["presync"]

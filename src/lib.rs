@@ -19,6 +19,7 @@
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
 //! - [`presync`]: heal a runtime's native configuration before it starts, one file per runtime.
 //! - [`reset`]: the factory reset planner.
+//! - [`doctor`]: `osctl doctor`'s findings from the facts it gathers.
 //! - [`setup`]: osctl's own systemd units and the runtimes' presync drop-ins.
 //! - [`format`](mod@format): format-preserving editors (JSON/JSONC, YAML, TOML, .env, Markdown blocks).
 //! - [`skills`]: the capability-gated skills from the CDN (`skills sync/list/verify`).
@@ -33,6 +34,7 @@ pub mod cli;
 pub mod clock;
 pub mod commands;
 pub mod device;
+pub mod doctor;
 pub mod error;
 pub mod fault;
 pub mod format;

@@ -403,6 +403,13 @@ pub fn examples(path: &[&str]) -> &'static [(&'static str, &'static str)] {
             ),
             ("Put it back", "osctl recover"),
         ],
+        ["doctor"] => &[
+            (
+                "What is wrong with this device, and what to run next",
+                "osctl doctor",
+            ),
+            ("The same report as JSON", "osctl doctor --json"),
+        ],
         ["skills"] => &[("The runtime's skills", "osctl skills list")],
         ["skills", "sync"] => &[
             ("One pass of the skill watcher", "osctl skills sync"),

@@ -4,6 +4,7 @@
 
 pub mod channel;
 mod completions;
+mod doctor;
 pub mod mcp;
 mod migrate;
 mod presync;
@@ -235,6 +236,7 @@ pub fn name(command: &Command) -> &'static str {
     match command {
         Command::Status(_) => "status",
         Command::Recover => "recover",
+        Command::Doctor => "doctor",
         Command::Reconcile(_) => "reconcile",
         Command::Presync(_) => "presync",
         Command::Migrate(_) => "migrate",
@@ -259,6 +261,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
     match &cli.command {
         Command::Status(args) => status::run(ctx, args),
         Command::Recover => recover::run(ctx),
+        Command::Doctor => doctor::run(ctx, &cli.global.root),
         Command::Reconcile(args) => reconcile::run(ctx, args),
         Command::Presync(args) => presync::run(ctx, args),
         Command::Migrate(args) => migrate::run(ctx, args),

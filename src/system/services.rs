@@ -128,6 +128,54 @@ impl Services {
     }
 }
 
+impl Services {
+    /// The last `lines` lines a unit wrote to the journal (`journalctl -u UNIT -n LINES
+    /// --no-pager`, run as `journalctl`, the program given: `journalctl` on the device, a test
+    /// double otherwise); `None` when offline. Read-only and bounded in time; a journalctl that
+    /// fails is an error naming the command and its output.
+    pub fn journal_tail(
+        &self,
+        journalctl: &str,
+        unit: &str,
+        lines: usize,
+    ) -> Result<Option<Vec<String>>> {
+        if self.is_offline() {
+            return Ok(None);
+        }
+        let unit = unit_file_name(unit);
+        let argv = vec![
+            journalctl.to_string(),
+            "-u".to_string(),
+            unit.clone(),
+            "-n".to_string(),
+            lines.to_string(),
+            "--no-pager".to_string(),
+        ];
+        let out = process::run(&Run::new(&argv, JOURNALCTL_TIMEOUT))?;
+        if !out.success() {
+            return Err(Error::input(
+                "journal_unreadable",
+                format!("journalctl -u {unit} failed ({})", out.describe()),
+            )
+            .cause(out.stderr_text().trim().to_string()));
+        }
+        Ok(Some(
+            out.stdout_text()
+                .lines()
+                .rev()
+                .take(lines)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .map(str::to_string)
+                .collect(),
+        ))
+    }
+}
+
+/// How long one `journalctl` read may take (a large journal is read from its end).
+const JOURNALCTL_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// `hermes-gateway` → `hermes-gateway.service`.
 pub fn unit_file_name(unit: &str) -> String {
     format!("{}.service", unit.trim_end_matches(".service"))
