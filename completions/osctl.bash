@@ -272,12 +272,16 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__add)
-            opts="-n -q -v -y -h -V --token --token-file --user-id --app-token --app-token-file --signing-secret --guild-id --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp"
+            opts="-n -q -v -y -h -V --runtime --force --token --token-file --user-id --app-token --app-token-file --signing-secret --guild-id --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --runtime)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
                 --token)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -400,12 +404,16 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__list)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --runtime)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -430,12 +438,16 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__remove)
-            opts="-n -q -v -y -h -V --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
+            opts="-n -q -v -y -h -V --runtime --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --runtime)
+                    COMPREPLY=($(compgen -W "openclaw hermes picoclaw codex claudecode opencode" -- "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -53,7 +53,7 @@ complete -c osctl -n "__fish_osctl_needs_command" -f -a "recover" -d 'Restore wh
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "doctor" -d 'Check the device and say what to run next: files that do not parse, presync out of sync, reconcile markers behind, leftover journals, the lock holder, skills drift, and on the device unit states with a failed unit\'s journal. Read-only; exit 3 when it finds anything'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "skills" -d 'Keep the runtime\'s skills in step with the skills CDN: download, verify, install and prune capability-gated skills (and openclaw\'s OS hooks)'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
-complete -c osctl -n "__fish_osctl_needs_command" -f -a "man" -d 'Print the man page (roff)'
+complete -c osctl -n "__fish_osctl_needs_command" -f -a "man" -d 'Print a man page (roff): osctl(1), or a command\'s own page (`osctl man mcp add` prints osctl-mcp-add(1)). View one with `osctl man switch | man -l -`'
 complete -c osctl -n "__fish_osctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand status" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand status" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
@@ -218,17 +218,17 @@ complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header K=V]...` (a remote one)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header KEY=VALUE]...` (a remote one)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and not __fish_seen_subcommand_from add remove list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l url -d 'A remote server\'s URL' -r
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l transport -d 'The remote protocol' -r -f -a "http\t'Streamable HTTP (`type: "http"`), what every runtime speaks'
 sse\t'Server-sent events (`type: "sse"`), the older transport'"
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header -d 'A header of a remote server, `K=V` (or `K: V`); repeatable' -r
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header-file -d 'Headers from a file, one `K=V` (or `K: V`) per line; `-` reads standard input' -r -F
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env -d 'An environment variable of a local server, `K=V`; repeatable' -r
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env-file -d 'Environment variables from a file, one `K=V` per line; `-` reads standard input' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header -d 'A header of a remote server, `KEY=VALUE` (or `KEY: VALUE`); repeatable' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header-file -d 'Headers from a file, one `KEY=VALUE` (or `KEY: VALUE`) per line; `-` reads standard input' -r -F
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env -d 'An environment variable of a local server, `KEY=VALUE`; repeatable' -r
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env-file -d 'Environment variables from a file, one `KEY=VALUE` per line; `-` reads standard input' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l runtime -d 'The runtime to add it to (default: the active runtime)' -r -f -a "openclaw\t''
 hermes\t''
 picoclaw\t''
@@ -242,7 +242,7 @@ always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l user-tool -d 'Also record it in config.json `mcp_tools` as a user tool (remote servers only), as the device does: the runtime\'s server is then `tool_NAME`'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l force -d 'Replace an existing server of that name'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l force -d 'Replace an existing server of that name, and write to a runtime that is not installed'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
@@ -298,7 +298,7 @@ complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcomm
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header K=V]...` (a remote one)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header KEY=VALUE]...` (a remote one)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -318,10 +318,16 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Set up a channel on a runtime (default: the active one): capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "remove" -d 'Remove a channel: its credentials leave config.json and every runtime\'s own config'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "list" -d 'The channels configured in config.json, which ones a runtime (default: the active one) can run, who runs them, and which `channel add` sets up'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and not __fish_seen_subcommand_from add remove list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l runtime -d 'The runtime to set it up on (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l token -d 'The bot token (telegram, slack, discord)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l token-file -d 'Read the bot token from a file (its first line); `-` reads standard input' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l user-id -d 'The user allowed to talk to the bot (telegram id, slack/discord user id, whatsapp E.164)' -r
@@ -335,6 +341,7 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l force -d 'Write to a runtime that is not installed'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
@@ -345,6 +352,12 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l runtime -d 'The runtime whose unit is restarted when its own config held the channel (default: the active runtime). The credentials leave config.json and every runtime\'s config either way' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
@@ -361,6 +374,12 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l runtime -d 'The runtime whose channel support to show (default: the active runtime)' -r -f -a "openclaw\t''
+hermes\t''
+picoclaw\t''
+codex\t''
+claudecode\t''
+opencode\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -l color -d 'When to colour output, per stream (`auto`: a terminal; `NO_COLOR` off, `CLICOLOR_FORCE` on)' -r -f -a "auto\t''
@@ -377,9 +396,9 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal for commands that ask)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "add" -d 'Set up a channel on a runtime (default: the active one): capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove a channel: its credentials leave config.json and every runtime\'s own config'
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "list" -d 'The channels configured in config.json, which ones a runtime (default: the active one) can run, who runs them, and which `channel add` sets up'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand recover" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r
@@ -552,14 +571,14 @@ complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_su
 complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help" -f -a "doctor" -d 'Check the device and say what to run next: files that do not parse, presync out of sync, reconcile markers behind, leftover journals, the lock holder, skills drift, and on the device unit states with a failed unit\'s journal. Read-only; exit 3 when it finds anything'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help" -f -a "skills" -d 'Keep the runtime\'s skills in step with the skills CDN: download, verify, install and prune capability-gated skills (and openclaw\'s OS hooks)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help" -f -a "man" -d 'Print a man page (roff): osctl(1), or a command\'s own page (`osctl man mcp add` prints osctl-mcp-add(1)). View one with `osctl man switch | man -l -`'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and not __fish_seen_subcommand_from status switch reconcile presync migrate reset setup mcp channel recover doctor skills completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header K=V]...` (a remote one)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or `mcp add NAME --url URL [--header KEY=VALUE]...` (a remote one)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server from a runtime\'s own file (nothing to do when it is not there)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "list" -d 'List a runtime\'s MCP servers, read from its own file'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "add" -d 'Set up a channel on the active runtime: capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "add" -d 'Set up a channel on a runtime (default: the active one): capability check first (a channel the runtime cannot run is refused and nothing is written), then the credentials go into config.json, then the runtime gets them (its own config where it runs the channel itself; nothing to write where the device\'s loop runs it)'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "remove" -d 'Remove a channel: its credentials leave config.json and every runtime\'s own config'
-complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "list" -d 'The channels configured in config.json, which the active runtime can run, and who runs them'
+complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from channel" -f -a "list" -d 'The channels configured in config.json, which ones a runtime (default: the active one) can run, who runs them, and which `channel add` sets up'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "sync" -d 'One pass of the skill watcher: fetch the skills metadata (verified when bootstrap.json has a signing key), install every supported skill whose version changed, prune unsupported ones, refresh openclaw\'s OS hooks, and tell the agent what changed'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "list" -d 'List the runtime\'s skills: version, whether the device supports it, folder hash'
 complete -c osctl -n "__fish_osctl_using_subcommand help; and __fish_seen_subcommand_from skills" -f -a "verify" -d 'Recompute the hashes of the skills osctl installed and report drift (exit 3 when a folder was changed or removed since)'

@@ -65,7 +65,10 @@ Environment:
   OSCTL_SYSTEMCTL  the systemctl to call (a test double); also lets service actions run under a
                    root other than /";
 
+/// The options every command accepts on its command line; [`applicable_globals`] says which of
+/// them mean something to which command (the others are refused as usage errors).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// The device root: every device path is resolved under it, and nothing outside it is read
     /// or written. Service actions run only when it is `/`.
@@ -192,8 +195,9 @@ pub enum Command {
     /// Print a shell completion script.
     Completions(CompletionsArgs),
 
-    /// Print the man page (roff).
-    Man,
+    /// Print a man page (roff): osctl(1), or a command's own page (`osctl man mcp add` prints
+    /// osctl-mcp-add(1)). View one with `osctl man switch | man -l -`.
+    Man(ManArgs),
 }
 
 #[derive(Debug, Args)]
@@ -299,7 +303,7 @@ pub enum SkillsCommand {
 #[derive(Debug, Args)]
 pub struct SkillsSyncArgs {
     /// The runtime whose skills folder to sync (default: the active runtime).
-    #[arg(long, value_parser = crate::runtime::RuntimeParser, value_name = "RT")]
+    #[arg(long, value_parser = crate::runtime::RuntimeParser, value_name = "RUNTIME")]
     pub runtime: Option<crate::runtime::RuntimeId>,
 
     /// The OTA metadata that lists the skills (default: bootstrap.json `metadata_url`). Zips are
@@ -328,7 +332,7 @@ pub struct SkillsSyncArgs {
 #[derive(Debug, Args)]
 pub struct SkillsListArgs {
     /// The runtime whose skills folder to read (default: the active runtime).
-    #[arg(long, value_parser = crate::runtime::RuntimeParser, value_name = "RT")]
+    #[arg(long, value_parser = crate::runtime::RuntimeParser, value_name = "RUNTIME")]
     pub runtime: Option<crate::runtime::RuntimeId>,
 }
 
@@ -378,9 +382,176 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (`mcp add`); none prints osctl(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Shell {
     Bash,
     Zsh,
     Fish,
+}
+
+/// Global options that mean something to every command working on a device: where it is, and
+/// how the report is printed.
+const READ_GLOBALS: &[&str] = &["root", "json", "quiet", "verbose", "color"];
+
+/// ... and to every command that may change it: the preview modes and the lock it takes.
+const CHANGE_GLOBALS: &[&str] = &[
+    "root",
+    "json",
+    "quiet",
+    "verbose",
+    "color",
+    "dry_run",
+    "check",
+    "stat",
+    "no_diff",
+    "lock_timeout",
+];
+
+/// `switch` alone reports progress as it goes (its phases), so `--events` means something to
+/// it alone.
+const SWITCH_GLOBALS: &[&str] = &[
+    "root",
+    "json",
+    "quiet",
+    "verbose",
+    "color",
+    "dry_run",
+    "check",
+    "stat",
+    "no_diff",
+    "lock_timeout",
+    "events",
+];
+
+/// `reset` alone asks for a confirmation, so `--yes` means something to it alone.
+const ASKING_GLOBALS: &[&str] = &[
+    "root",
+    "json",
+    "quiet",
+    "verbose",
+    "color",
+    "dry_run",
+    "check",
+    "stat",
+    "no_diff",
+    "lock_timeout",
+    "yes",
+];
+
+/// Which global options (by argument id) apply to a command, named by its path (`["mcp",
+/// "add"]`). The one table of it: a global given on the command line that is not in a command's
+/// set is a usage error ([`parse`]), so `status --check` or `completions bash --json` cannot
+/// look accepted while meaning nothing. `None` for a path that is not a command.
+pub fn applicable_globals(path: &[&str]) -> Option<&'static [&'static str]> {
+    Some(match path {
+        ["status"]
+        | ["doctor"]
+        | ["mcp", "list"]
+        | ["channel", "list"]
+        | ["skills", "list" | "verify"] => READ_GLOBALS,
+        ["switch"] => SWITCH_GLOBALS,
+        ["reconcile"]
+        | ["presync"]
+        | ["migrate"]
+        | ["setup"]
+        | ["recover"]
+        | ["skills", "sync"]
+        | ["mcp", "add" | "remove"]
+        | ["channel", "add" | "remove"] => CHANGE_GLOBALS,
+        ["reset"] => ASKING_GLOBALS,
+        // They print what the binary holds and read no device.
+        ["completions"] | ["man"] => &[],
+        _ => return None,
+    })
+}
+
+/// The ids of the global options (`--help` and `--version` aside).
+pub fn global_ids() -> Vec<String> {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_arguments()
+        .filter(|a| a.is_global_set() && !matches!(a.get_id().as_str(), "help" | "version"))
+        .map(|a| a.get_id().to_string())
+        .collect()
+}
+
+/// The clap command of osctl, built, with each command's inapplicable global options hidden
+/// from its `--help`, its man page and the completions (they still parse, so [`parse`] can name
+/// them in its usage error).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    fn hide(cmd: clap::Command, path: &[String]) -> clap::Command {
+        let words: Vec<&str> = path.iter().map(String::as_str).collect();
+        let cmd = match applicable_globals(&words) {
+            Some(applicable) => cmd.mut_args(|a| {
+                if a.is_global_set() && !applicable.contains(&a.get_id().as_str()) {
+                    a.hide(true)
+                } else {
+                    a
+                }
+            }),
+            None => cmd,
+        };
+        cmd.mut_subcommands(|sub| {
+            let mut p = path.to_vec();
+            p.push(sub.get_name().to_string());
+            hide(sub, &p)
+        })
+    }
+    let mut cmd = Cli::command();
+    // Globals are copied into each subcommand when it is built; hide the copies after.
+    cmd.build();
+    hide(cmd, &[])
+}
+
+/// Parses the command line as [`Cli`], then refuses a global option given on it that does not
+/// apply to the command (a clap usage error, exit 2, naming the option). Only what is written on
+/// the command line counts: `OSCTL_ROOT` or `OSCTL_YES` in the environment are defaults, not
+/// requests, so they never make a command fail.
+pub fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::FromArgMatches;
+    let mut cmd = command();
+    let matches = cmd.try_get_matches_from_mut(args)?;
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))?;
+    let mut path = Vec::new();
+    let mut leaf = &matches;
+    while let Some((name, sub)) = leaf.subcommand() {
+        path.push(name);
+        leaf = sub;
+    }
+    let applicable = applicable_globals(&path).unwrap_or(&[]);
+    for id in global_ids() {
+        if applicable.contains(&id.as_str())
+            || leaf.value_source(&id) != Some(clap::parser::ValueSource::CommandLine)
+        {
+            continue;
+        }
+        let sub = path
+            .iter()
+            .try_fold(&mut cmd, |c, name| c.find_subcommand_mut(name));
+        let flag = flag_name(&id);
+        let msg = format!("{flag} does not apply to `osctl {}`", path.join(" "));
+        let err = clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, msg);
+        return Err(match sub {
+            Some(sub) => err.format(sub),
+            None => err.format(&mut command()),
+        });
+    }
+    Ok(cli)
+}
+
+/// How a global option is written on the command line (`--dry-run` for `dry_run`).
+fn flag_name(id: &str) -> String {
+    format!("--{}", id.replace('_', "-"))
 }

@@ -55,9 +55,6 @@ pub mod system;
 use std::ffi::OsString;
 use std::path::Path;
 
-use clap::Parser;
-
-use cli::Cli;
 use commands::Ctx;
 use output::{Mode, Printer};
 
@@ -87,7 +84,7 @@ fn wants_json(args: &[OsString]) -> bool {
 /// The subcommand path a refused command line names (`mcp add`), as far as it names one:
 /// the leading words that are subcommands of the one before.
 fn command_words(args: &[OsString]) -> String {
-    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut cmd = <cli::Cli as clap::CommandFactory>::command();
     let mut words: Vec<String> = Vec::new();
     for arg in args.iter().skip(1) {
         let arg = arg.to_string_lossy();
@@ -164,7 +161,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
     // Before parsing: a usage error may quote any argument.
     redact::register_args(&args);
     let no_color_env = env("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match cli::parse(&args) {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion && wants_json(&args) => {
             let out = Printer::new(true, false, 0, output::ColorChoice::Never, true);

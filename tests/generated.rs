@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use osctl::cli::Shell;
-use osctl::commands::{completion_script, man_page};
+use osctl::commands::{completion_script, man_pages};
 
 fn check(rel: &str, fresh: Vec<u8>, stale: &mut Vec<String>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
@@ -37,7 +37,22 @@ fn completions_and_man_page_are_fresh() {
         completion_script(Shell::Fish),
         &mut stale,
     );
-    check("man/osctl.1", man_page().unwrap(), &mut stale);
+    let pages = man_pages().unwrap();
+    for (name, page) in &pages {
+        check(&format!("man/{name}"), page.clone(), &mut stale);
+    }
+    // A page whose command is gone is stale too.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !pages.iter().any(|(n, _)| *n == name) {
+            if std::env::var("OSCTL_BLESS").is_ok_and(|v| v == "1") {
+                std::fs::remove_file(dir.join(&name)).unwrap();
+            } else {
+                stale.push(format!("man/{name} (no such page any more)"));
+            }
+        }
+    }
     assert!(
         stale.is_empty(),
         "stale generated files: {stale:?}; run `OSCTL_BLESS=1 cargo test --test generated` and commit them"

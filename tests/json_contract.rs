@@ -210,7 +210,7 @@ fn osctl(root: &Path, args: &[&str], stdin: &str) -> Output {
 #[test]
 fn a_run_of_every_command_prints_one_valid_document() {
     let sample = device("examples/device");
-    let mcp = device("tests/cli/mcp/_device");
+    let mcp = device("tests/cli/mcp/_installed");
     let hermes = device("tests/cli/channel/_hermes");
     let missing = sample.path().join("no-such-root");
     // (device, args, stdin, expected exit, expected mode)

@@ -21,7 +21,7 @@ fn device() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("device");
     copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/mcp/_device"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/mcp/_installed"),
         &root,
     );
     (dir, root)

@@ -177,7 +177,17 @@ fn mixed_writers() -> Vec<Writer> {
         let rt = if i < 8 { "hermes" } else { "codex" };
         let name = format!("w{i}");
         let url = format!("https://mcp{i}.example.invalid/mcp");
-        w.push(long(&["mcp", "add", &name, "--runtime", rt, "--url", &url]));
+        // --force: the sample device has the runtimes' files but not their units.
+        w.push(long(&[
+            "mcp",
+            "add",
+            &name,
+            "--runtime",
+            rt,
+            "--force",
+            "--url",
+            &url,
+        ]));
     }
     w.push(long(&[
         "channel",

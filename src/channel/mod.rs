@@ -90,8 +90,23 @@ fn given(v: &Option<String>) -> bool {
     v.as_deref().is_some_and(|s| !s.trim().is_empty())
 }
 
-/// Upstream's `ValidateChannel`: `channel_credentials_missing` names the missing options.
+/// Whether `channel add` sets `ch` up. imessage (BlueBubbles) is not: its server, password and
+/// contacts live in config.json's `bluebubbles_*` fields, written by the device's own setup.
+/// `channel list` reports from this too, so the two commands never disagree.
+pub fn addable(ch: Channel) -> bool {
+    ch != Channel::Imessage
+}
+
+/// Upstream's `ValidateChannel`: `channel_not_addable` for a channel `channel add` does not set
+/// up, `channel_credentials_missing` naming the missing options.
 pub fn validate(ch: Channel, c: &Creds) -> Result<()> {
+    if !addable(ch) {
+        return Err(Error::input(
+            "channel_not_addable",
+            format!("osctl channel add does not set up {ch} (BlueBubbles)"),
+        )
+        .hint("set the bluebubbles_* fields of config.json; nothing was written"));
+    }
     let mut missing = Vec::new();
     let mut need = |ok: bool, flag: &'static str| {
         if !ok {
@@ -116,12 +131,7 @@ pub fn validate(ch: Channel, c: &Creds) -> Result<()> {
             need(given(&c.user_id), "--user-id");
         }
         Channel::Whatsapp => need(given(&c.user_id), "--user-id"),
-        Channel::Imessage => {
-            return Err(Error::input(
-                "channel_not_addable",
-                "osctl channel add does not set up imessage (BlueBubbles): set the bluebubbles_* fields of config.json",
-            ));
-        }
+        Channel::Imessage => {}
     }
     if missing.is_empty() {
         return Ok(());
@@ -330,7 +340,7 @@ fn applied_detail(rt: RuntimeId, ch: Channel, changed: bool) -> String {
         (Owner::Device, _) => format!(
             "{rt} runs {ch} through the device's own loop, which reads config.json: nothing to write in {rt}"
         ),
-        (Owner::Runtime, true) => format!("{rt} config updated"),
+        (Owner::Runtime, true) => format!("{rt} config updated by presync"),
         (Owner::Runtime, false) => format!("{rt} config already holds it"),
     }
 }

@@ -258,7 +258,7 @@ pub fn name(command: &Command) -> &'static str {
         Command::Mcp(cmd) => mcp::name(cmd),
         Command::Channel(cmd) => channel::name(cmd),
         Command::Completions(_) => "completions",
-        Command::Man => "man",
+        Command::Man(_) => "man",
     }
 }
 
@@ -299,7 +299,7 @@ pub fn mode(command: &Command, global: &GlobalArgs) -> crate::output::Mode {
 
 /// Commands that need no device (no `--root` check).
 pub fn needs_device(command: &Command) -> bool {
-    !matches!(command, Command::Completions(_) | Command::Man)
+    !matches!(command, Command::Completions(_) | Command::Man(_))
 }
 
 /// Runs a command that works on a device.
@@ -317,7 +317,7 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
         Command::Skills(cmd) => skills::run(ctx, cmd),
         Command::Mcp(cmd) => mcp::run(ctx, cmd),
         Command::Channel(cmd) => channel::run(ctx, cmd),
-        Command::Completions(_) | Command::Man => dispatch_without_device(cli),
+        Command::Completions(_) | Command::Man(_) => dispatch_without_device(cli),
     }
 }
 
@@ -325,9 +325,9 @@ pub fn dispatch(cli: &Cli, ctx: &Ctx) -> Result<Exit> {
 pub fn dispatch_without_device(cli: &Cli) -> Result<Exit> {
     match &cli.command {
         Command::Completions(args) => completions::completions(args.shell),
-        Command::Man => completions::man(),
+        Command::Man(args) => completions::man(&args.command),
         _ => Err(crate::error::Error::internal("this command needs a device")),
     }
 }
 
-pub use completions::{completion_script, man_page};
+pub use completions::{completion_script, examples as man_examples, man_page, man_pages};

@@ -13,11 +13,17 @@ use crate::plan::Draft;
 use crate::runtime::Channel;
 
 pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
-    let ch: Channel = args.channel.into();
+    let ch: Channel = args.channel;
     let creds = creds(args)?;
     let _lock = ctx.lock()?;
     let device = ctx.device()?;
-    let rt = device.active()?;
+    let rt = match args.runtime {
+        Some(rt) => {
+            crate::commands::mcp::require_installed(ctx, &device, rt, args.force)?;
+            rt
+        }
+        None => device.active()?,
+    };
     let plan = || -> Result<_> {
         let mut draft = Draft::new(&ctx.fs);
         let applied = channel::plan_add(&mut draft, &device, rt, ch, &creds)?;
@@ -38,9 +44,24 @@ pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
             (applied, plan_now) = (a, channel::without_programs(p));
         }
     }
-    ctx.out.status(&format!("{ch} on {rt}: {}", applied.detail));
+    // Every path the add changes, presync's among them (SOUL.md, AGENTS.md...): the operator
+    // asked for a channel, and is told about each file that changes for it.
+    let paths: Vec<String> = plan_now
+        .file_changes()
+        .map(|c| c.path.to_string())
+        .collect();
+    ctx.out.status(&match paths.len() {
+        0 => format!("{ch} on {rt}: {}", applied.detail),
+        n => format!(
+            "{ch} on {rt}: {}; it changes {n} path{}: {}",
+            applied.detail,
+            if n == 1 { "" } else { "s" },
+            paths.join(", ")
+        ),
+    });
     let mut extra = Map::new();
     extra.insert("applied".into(), json!(applied));
+    extra.insert("paths".into(), json!(paths));
     ctx.finish("channel add", &plan_now, extra)
 }
 

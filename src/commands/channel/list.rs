@@ -1,16 +1,20 @@
-//! `osctl channel list`: configured channels, what the active runtime can run, who runs them.
-//! Read-only.
+//! `osctl channel list`: configured channels, what a runtime (the active one by default) can
+//! run, who runs them, and which of them `channel add` sets up. Read-only.
 
 use serde_json::{Value, json};
 
+use super::ListArgs;
 use crate::channel::{self, Owner};
 use crate::commands::Ctx;
 use crate::error::{Exit, Result};
 use crate::runtime::Channel;
 
-pub fn run(ctx: &Ctx) -> Result<Exit> {
+pub fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
     let device = ctx.device()?;
-    let rt = device.active()?;
+    let rt = match args.runtime {
+        Some(rt) => rt,
+        None => device.active()?,
+    };
     let spec = rt.spec();
     let configured = device.config.configured_channels();
     let unsupported: Vec<Channel> = configured
@@ -33,14 +37,26 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
             "runtime": rt,
             "configured": rows,
             "supported": spec.channels,
+            "addable": spec.channels.iter().filter(|c| channel::addable(**c)).collect::<Vec<_>>(),
             "unsupported": unsupported,
             "channels_applied_runtime": device.config.opt("channels_applied_runtime"),
             "channels_unsupported": device.config.str_list("channels_unsupported"),
         }));
         return Ok(Exit::Success);
     }
-    let mut text = format!("active runtime   {rt}\n");
-    let can: Vec<&str> = spec.channels.iter().map(|c| c.as_str()).collect();
+    let mut text = match args.runtime {
+        Some(_) => format!("runtime          {rt}\n"),
+        None => format!("active runtime   {rt}\n"),
+    };
+    // Named as `channel add` treats them: one it does not set up says where it is set up.
+    let can: Vec<String> = spec
+        .channels
+        .iter()
+        .map(|&c| match channel::addable(c) {
+            true => c.as_str().to_string(),
+            false => format!("{c} (config.json bluebubbles_*, not channel add)"),
+        })
+        .collect();
     text.push_str(&format!("it can run       {}\n", can.join(", ")));
     if configured.is_empty() {
         text.push_str("configured       -\n");

@@ -6,15 +6,15 @@ mod remove;
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 
 use super::Ctx;
 use crate::error::{Exit, Result};
-use crate::runtime::Channel;
+use crate::runtime::{Channel, RuntimeId, RuntimeParser};
 
 #[derive(Debug, Subcommand)]
 pub enum ChannelCommand {
-    /// Set up a channel on the active runtime: capability check first (a channel the runtime
+    /// Set up a channel on a runtime (default: the active one): capability check first (a channel the runtime
     /// cannot run is refused and nothing is written), then the credentials go into config.json,
     /// then the runtime gets them (its own config where it runs the channel itself; nothing to
     /// write where the device's loop runs it).
@@ -23,40 +23,34 @@ pub enum ChannelCommand {
     /// --signing-secret (HTTP mode), --user-id. discord: --token, --guild-id, --user-id.
     /// whatsapp: --user-id (an E.164 number). Tokens can come from a file or standard input
     /// (--token-file, --app-token-file; `-` = standard input) instead of the command line.
+    /// imessage (BlueBubbles) is set up in config.json's bluebubbles_* fields, not here.
+    ///
+    /// Where the runtime runs the channel itself, presync writes its native config as part of
+    /// the add; the summary lists every path that changes.
     Add(AddArgs),
 
     /// Remove a channel: its credentials leave config.json and every runtime's own config.
     Remove(RemoveArgs),
 
-    /// The channels configured in config.json, which the active runtime can run, and who runs
-    /// them.
+    /// The channels configured in config.json, which ones a runtime (default: the active one)
+    /// can run, who runs them, and which `channel add` sets up.
     List(ListArgs),
-}
-
-/// The channels `channel add` sets up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum AddChannel {
-    Telegram,
-    Slack,
-    Discord,
-    Whatsapp,
-}
-
-impl From<AddChannel> for Channel {
-    fn from(c: AddChannel) -> Channel {
-        match c {
-            AddChannel::Telegram => Channel::Telegram,
-            AddChannel::Slack => Channel::Slack,
-            AddChannel::Discord => Channel::Discord,
-            AddChannel::Whatsapp => Channel::Whatsapp,
-        }
-    }
 }
 
 #[derive(Debug, Args)]
 pub struct AddArgs {
+    /// The channel (every channel a runtime can run is accepted here; one that `channel add`
+    /// cannot set up, or the runtime cannot run, is refused with the reason).
     #[arg(value_enum)]
-    pub channel: AddChannel,
+    pub channel: Channel,
+
+    /// The runtime to set it up on (default: the active runtime).
+    #[arg(long, value_parser = RuntimeParser, value_name = "RUNTIME")]
+    pub runtime: Option<RuntimeId>,
+
+    /// Write to a runtime that is not installed.
+    #[arg(long)]
+    pub force: bool,
 
     /// The bot token (telegram, slack, discord).
     #[arg(long, value_name = "TOKEN", conflicts_with = "token_file")]
@@ -89,12 +83,22 @@ pub struct AddArgs {
 
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
+    /// The channel.
     #[arg(value_enum)]
     pub channel: Channel,
+
+    /// The runtime whose unit is restarted when its own config held the channel (default: the
+    /// active runtime). The credentials leave config.json and every runtime's config either way.
+    #[arg(long, value_parser = RuntimeParser, value_name = "RUNTIME")]
+    pub runtime: Option<RuntimeId>,
 }
 
 #[derive(Debug, Args)]
-pub struct ListArgs {}
+pub struct ListArgs {
+    /// The runtime whose channel support to show (default: the active runtime).
+    #[arg(long, value_parser = RuntimeParser, value_name = "RUNTIME")]
+    pub runtime: Option<RuntimeId>,
+}
 
 pub fn name(cmd: &ChannelCommand) -> &'static str {
     match cmd {
@@ -108,6 +112,6 @@ pub fn run(ctx: &Ctx, cmd: &ChannelCommand) -> Result<Exit> {
     match cmd {
         ChannelCommand::Add(args) => add::run(ctx, args),
         ChannelCommand::Remove(args) => remove::run(ctx, args),
-        ChannelCommand::List(_) => list::run(ctx),
+        ChannelCommand::List(args) => list::run(ctx, args),
     }
 }

@@ -12,7 +12,10 @@ pub fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
     let ch = args.channel;
     let _lock = ctx.lock()?;
     let device = ctx.device()?;
-    let rt = device.active()?;
+    let rt = match args.runtime {
+        Some(rt) => rt,
+        None => device.active()?,
+    };
     let mut draft = Draft::new(&ctx.fs);
     let applied = channel::plan_remove(&mut draft, &device, rt, ch)?;
     ctx.out.status(&format!("{ch}: {}", applied.detail));

@@ -9,9 +9,21 @@ use crate::mcp::{self, Entry, planner, tools};
 use crate::plan::Draft;
 
 pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
+    if args.user_tool && args.url.is_none() {
+        // The device's `mcp_tools` entries are URLs: a local command has no place there.
+        return Err(Error::new(
+            Exit::Usage,
+            "user_tool_not_remote",
+            "--user-tool takes a remote server only: give it --url URL, not a command after `--`",
+        )
+        .hint("without --user-tool, `osctl mcp add NAME -- CMD [ARGS...]` adds a local server"));
+    }
     let entry = entry(args)?;
     let _lock = ctx.lock()?;
     let device = ctx.device()?;
+    if let Some(rt) = args.runtime {
+        super::require_installed(ctx, &device, rt, args.force)?;
+    }
     let rt = match args.runtime {
         Some(rt) => rt,
         None => device.active()?,

@@ -16,7 +16,7 @@ use crate::runtime::{RuntimeId, RuntimeParser};
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
     /// Add an MCP server to a runtime: `mcp add NAME -- CMD [ARGS...]` (a local server) or
-    /// `mcp add NAME --url URL [--header K=V]...` (a remote one).
+    /// `mcp add NAME --url URL [--header KEY=VALUE]...` (a remote one).
     ///
     /// The entry is written in the runtime's own form (openclaw `mcp.servers`, hermes
     /// `mcp_servers`, picoclaw `tools.mcp.servers`, codex `[mcp_servers.NAME]`, Claude Code
@@ -36,8 +36,8 @@ pub enum McpCommand {
 #[derive(Debug, Args)]
 #[command(
     group(ArgGroup::new("server").required(true).args(["url", "command"])),
-    override_usage = "osctl mcp add [OPTIONS] NAME [--env K=V]... -- CMD [ARGS]...\n       \
-                      osctl mcp add [OPTIONS] NAME --url URL [--header K=V]..."
+    override_usage = "osctl mcp add [OPTIONS] NAME [--env KEY=VALUE]... -- CMD [ARGS]...\n       \
+                      osctl mcp add [OPTIONS] NAME --url URL [--header KEY=VALUE]..."
 )]
 pub struct AddArgs {
     /// The server's name (letters, digits, `_`, `-`). With `--user-tool`, the tool's name: the
@@ -52,19 +52,19 @@ pub struct AddArgs {
     #[arg(long, value_enum, default_value_t = Remote::Http, requires = "url")]
     pub transport: Remote,
 
-    /// A header of a remote server, `K=V` (or `K: V`); repeatable.
-    #[arg(long = "header", value_name = "K=V", requires = "url")]
+    /// A header of a remote server, `KEY=VALUE` (or `KEY: VALUE`); repeatable.
+    #[arg(long = "header", value_name = "KEY=VALUE", requires = "url")]
     pub headers: Vec<String>,
 
-    /// Headers from a file, one `K=V` (or `K: V`) per line; `-` reads standard input.
+    /// Headers from a file, one `KEY=VALUE` (or `KEY: VALUE`) per line; `-` reads standard input.
     #[arg(long, value_name = "FILE", requires = "url")]
     pub header_file: Option<PathBuf>,
 
-    /// An environment variable of a local server, `K=V`; repeatable.
-    #[arg(long = "env", value_name = "K=V")]
+    /// An environment variable of a local server, `KEY=VALUE`; repeatable.
+    #[arg(long = "env", value_name = "KEY=VALUE")]
     pub env: Vec<String>,
 
-    /// Environment variables from a file, one `K=V` per line; `-` reads standard input.
+    /// Environment variables from a file, one `KEY=VALUE` per line; `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     pub env_file: Option<PathBuf>,
 
@@ -77,7 +77,7 @@ pub struct AddArgs {
     #[arg(long, requires = "url")]
     pub user_tool: bool,
 
-    /// Replace an existing server of that name.
+    /// Replace an existing server of that name, and write to a runtime that is not installed.
     #[arg(long)]
     pub force: bool,
 
@@ -122,6 +122,43 @@ pub fn run(ctx: &Ctx, cmd: &McpCommand) -> Result<Exit> {
         McpCommand::Remove(args) => remove::run(ctx, args),
         McpCommand::List(args) => list::run(ctx, args),
     }
+}
+
+/// Refuses a change aimed with `--runtime` at a runtime that is not installed (`runtime_not_installed`,
+/// exit 1), unless `force` (then a warning): its config would be written for a program that is not there, and no
+/// unit would pick it up. "Installed" is what `status` and `switch` mean by it (the unit exists
+/// and the verify hook passes, [`crate::runtime::install`]). The active runtime is not checked:
+/// it is the one the device runs, and when it is broken `status` says so and `switch` mends it.
+pub(crate) fn require_installed(
+    ctx: &Ctx,
+    device: &crate::device::Device,
+    rt: RuntimeId,
+    force: bool,
+) -> Result<()> {
+    if device.active().ok() == Some(rt) {
+        return Ok(());
+    }
+    let state = crate::runtime::install::inspect(&ctx.fs, rt.spec())?;
+    if state.installed() {
+        return Ok(());
+    }
+    if force {
+        ctx.out.warn(&format!(
+            "{rt} is not installed on this device ({}); --force writes its config for when it is",
+            state.reason()
+        ));
+        return Ok(());
+    }
+    Err(crate::error::Error::input(
+        "runtime_not_installed",
+        format!(
+            "{rt} is not installed on this device ({}); nothing was written",
+            state.reason()
+        ),
+    )
+    .hint(format!(
+        "`osctl switch {rt}` installs it and makes it active; --force writes its config anyway"
+    )))
 }
 
 /// Reads a secret-bearing input given on the command line: a file on the host osctl runs on
