@@ -64,14 +64,22 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     let exit = if whole.is_empty() {
         ctx.finish("reset", &whole, extra)?
     } else {
-        let shown = confirm(ctx, &whole, &planned.cleared, live, args.reboot)?;
-        let ran = apply_runtime(ctx, &planned.runtime)?;
+        let Some(shown) = confirm(ctx, &whole, &planned.cleared, live, args.reboot)? else {
+            return Ok(cancelled(ctx));
+        };
+        // Read before the first stop: a reset rolled back (or killed and restored by the next
+        // run) puts the unit back as it was, not only its files.
+        let undo = units_as_they_are(ctx, &whole)?;
+        let mut runtime = planned.runtime;
+        runtime.undo = undo.clone();
+        let ran = apply_runtime(ctx, &runtime)?;
         let (mut files, cleared) = if ran.commands > 0 {
             let again = reset::plan(&ctx.fs, &input)?;
             (again.files, again.cleared)
         } else {
             (planned.files, planned.cleared)
         };
+        files.undo = undo;
         files.warnings.retain(|w| !shown.contains(w));
         extra.insert("cleared".into(), cleared_json(&cleared));
         extra.insert("runtime_actions".into(), json!(ran));
@@ -88,17 +96,33 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     Ok(exit)
 }
 
+/// The owner said no: nothing changed, and that is an answer, not an error (no `error:` line);
+/// exit 1 all the same, so a script that asked for a reset knows none happened.
+fn cancelled(ctx: &Ctx) -> Exit {
+    let message = "reset cancelled; nothing changed";
+    ctx.out.status(message);
+    if ctx.json {
+        ctx.out.json_doc(
+            "reset",
+            json!({"ok": false, "changed": false, "exit_code": Exit::Failed.code(),
+                   "error": {"code": "cancelled", "message": message}}),
+        );
+    }
+    Exit::Failed
+}
+
 /// Asks before deleting. `--yes` skips the question; without a terminal and without `--yes` the
-/// reset is refused. Returns the warnings shown with the question (not repeated afterwards).
+/// reset is refused. Returns the warnings shown with the question (not repeated afterwards), or
+/// `None` when the answer is no.
 fn confirm(
     ctx: &Ctx,
     plan: &Plan,
     cleared: &[(DevPath, Vec<String>)],
     live: bool,
     reboot: bool,
-) -> Result<HashSet<String>> {
+) -> Result<Option<HashSet<String>>> {
     if ctx.yes {
-        return Ok(HashSet::new());
+        return Ok(Some(HashSet::new()));
     }
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return Err(Error::input(
@@ -121,12 +145,38 @@ fn confirm(
                 .hint("nothing was deleted")
         })?;
     if !yes {
-        return Err(Error::input(
-            "reset_declined",
-            "reset cancelled: nothing was deleted",
-        ));
+        return Ok(None);
     }
-    Ok(plan.warnings.iter().cloned().collect())
+    Ok(Some(plan.warnings.iter().cloned().collect()))
+}
+
+/// The service actions that give back the state of every unit the reset stops or disables:
+/// `enable` for one that was enabled, `start` for one that was running (nothing when there is
+/// no systemd to ask).
+fn units_as_they_are(ctx: &Ctx, plan: &Plan) -> Result<Vec<ServiceAction>> {
+    let mut units: Vec<String> = Vec::new();
+    for step in &plan.steps {
+        if let crate::plan::Step::Service(
+            ServiceAction::Stop(u) | ServiceAction::Disable(u) | ServiceAction::DisableNow(u),
+        ) = step
+            && !units.contains(u)
+        {
+            units.push(u.clone());
+        }
+    }
+    let Some(states) = ctx.services.show(&units)? else {
+        return Ok(Vec::new());
+    };
+    let mut undo = Vec::new();
+    for (unit, state) in units.iter().zip(&states) {
+        if state.file == "enabled" {
+            undo.push(ServiceAction::Enable(unit.clone()));
+        }
+        if matches!(state.active.as_str(), "active" | "activating" | "reloading") {
+            undo.push(ServiceAction::Start(unit.clone()));
+        }
+    }
+    Ok(undo)
 }
 
 /// The values a reset clears, per file (masked), for `--json`.
