@@ -354,3 +354,59 @@ fn services_stop_before_the_files_go_and_the_reboot_comes_after_the_commit() {
         stderr(&out)
     );
 }
+
+/// A reset that cannot remove one file (here `auth.json`, as `chattr +i` leaves it; the debug
+/// build's `OSCTL_FAULT=immutable:NAME` stands in where chattr cannot) removes everything else
+/// and exits 5 (partly applied), naming the file, in text and in `--json`.
+#[test]
+fn a_file_the_reset_cannot_remove_is_named_and_the_rest_is_reset() {
+    for json in [false, true] {
+        let sandbox = tempfile::tempdir().unwrap();
+        let root = sandbox.path().join("device");
+        copy_tree(&fixture("codex"), &root);
+        let mut args = vec!["reset", "--yes"];
+        if json {
+            args.insert(0, "--json");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_osctl"))
+            .arg("--root")
+            .arg(&root)
+            .args(&args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("NO_COLOR", "1")
+            .env("OSCTL_FAULT", "immutable:auth.json")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(5), "{err}");
+        // Two files of that name: codex's and opencode's.
+        assert!(
+            err.contains("could not remove 2 path(s): /root/.codex/auth.json, /root/.local/share/opencode/auth.json"),
+            "{err}"
+        );
+        // The file is left; the owner's other data is gone, and no journal stays behind.
+        assert!(root.join("root/.codex/auth.json").exists());
+        assert!(!root.join("root/config/config.json").exists(), "{err}");
+        assert!(!root.join("root/.codex/sessions").exists(), "{err}");
+        let journals = root.join("var/lib/osctl/journal");
+        assert!(
+            !journals.exists() || std::fs::read_dir(&journals).unwrap().next().is_none(),
+            "{err}"
+        );
+        if json {
+            let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(doc["ok"], false);
+            assert_eq!(doc["exit_code"], 5);
+            assert_eq!(doc["error"]["code"], "reset_partly_applied");
+            assert_eq!(
+                doc["error"]["paths"],
+                serde_json::json!([
+                    "/root/.codex/auth.json",
+                    "/root/.local/share/opencode/auth.json"
+                ])
+            );
+        }
+    }
+}

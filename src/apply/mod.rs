@@ -375,6 +375,14 @@ fn apply_file_in(
                 }
                 _ => atomic::remove_file_in(&host, &mut work.syncs).map_err(|e| io("remove", e)),
             }
+            // The path is the error's file: a reset that cannot remove it goes on without it.
+            .map_err(|e| {
+                e.at(crate::error::Location {
+                    file: path.to_string(),
+                    line: None,
+                    column: None,
+                })
+            })
         }
         FileState::Symlink { target } => {
             // systemd's `[Install]` links (`osctl setup` enables its units in an image).
