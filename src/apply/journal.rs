@@ -137,6 +137,12 @@ pub struct Manifest {
     /// restored (a reset records the state of the unit it stops: its restore starts it again).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub undo: Vec<Vec<String>>,
+    /// The `systemctl` arguments run BEFORE the files are restored: a switch records here the
+    /// `disable --now` of the new unit it is about to enable, which must run while its unit file
+    /// is still there (the restore deletes it, and systemd refuses to disable a unit without
+    /// its file, leaving a dangling `.wants/` link).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undo_first: Vec<Vec<String>>,
 }
 
 /// One path a run will touch.
@@ -296,6 +302,7 @@ impl Journal {
                 pending: Vec::new(),
                 pending_commands: Vec::new(),
                 undo,
+                undo_first: Vec::new(),
             }),
         };
         let mut originals = Originals::new(journal.dir.join(ORIGINALS));
@@ -486,6 +493,20 @@ impl Journal {
             m.written = false;
             m.pending.clear();
             m.pending_commands.clear();
+        }
+        self.sync_manifest()
+    }
+
+    /// Records, durably, an action the restore of this journal runs before it puts the files
+    /// back (see [`Manifest::undo_first`]).
+    pub fn undo_first(&self, action: &ServiceAction) -> Result<()> {
+        let args = action.systemctl_args();
+        {
+            let mut m = self.manifest.borrow_mut();
+            if m.undo_first.contains(&args) {
+                return Ok(());
+            }
+            m.undo_first.push(args);
         }
         self.sync_manifest()
     }
@@ -1406,8 +1427,11 @@ pub fn recover_all(fs: &RootFs, services: &Services) -> Result<Vec<Recovered>> {
                 });
             }
             Found::Open(manifest) => {
+                let (mut actions, mut not_run) = run_actions(services, &manifest.undo_first);
                 let outcome = restore(fs, &dir, &dev_dir, &manifest, true);
-                let (actions, not_run) = run_actions(services, &manifest.undo);
+                let (after, after_not_run) = run_actions(services, &manifest.undo);
+                actions.extend(after);
+                not_run.extend(after_not_run);
                 out.push(Recovered {
                     id: name,
                     command: masked(&manifest.command),

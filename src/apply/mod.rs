@@ -908,4 +908,58 @@ mod tests {
         );
         assert!(journal::pending(&fs).unwrap().is_empty());
     }
+
+    /// `killed-switch-leaves-both-running`: a journal's `undo_first` actions run before its
+    /// files are restored, while the unit file the killed run wrote is still there (systemd
+    /// refuses to disable a unit without its file); its `undo` actions run after.
+    #[test]
+    fn regression_killed_switch_leaves_both_running() {
+        use crate::plan::ServiceAction;
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("root");
+        std::fs::create_dir_all(root.join("etc/systemd/system")).unwrap();
+        let log = tmp.path().join("log");
+        let script = tmp.path().join("systemctl");
+        let unit = root.join("etc/systemd/system/opencode.service");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nf=gone; [ -e {u} ] && f=there\necho \"$* file=$f\" >>{l}\n",
+                u = unit.display(),
+                l = log.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let services = Services::Live {
+            systemctl: script.display().to_string(),
+        };
+        let fs = RootFs::new(&root).unwrap();
+        let change = write(
+            &fs,
+            "/etc/systemd/system/opencode.service",
+            "[Unit]\n",
+            0o644,
+        );
+        let j = Journal::begin_undoable(
+            &fs,
+            "osctl switch opencode",
+            &[Touch::of(&change)],
+            &[ServiceAction::Start("codex".into())],
+        )
+        .unwrap();
+        apply_file(&fs, Some(&j), &change).unwrap();
+        j.undo_first(&ServiceAction::DisableNow("opencode".into()))
+            .unwrap();
+        drop(j); // killed after enabling the new unit
+        journal::recover_all(&fs, &services).unwrap();
+        assert!(!unit.exists());
+        assert_eq!(
+            logged(&log),
+            [
+                "disable --now opencode.service file=there",
+                "start codex.service file=gone"
+            ]
+        );
+    }
 }

@@ -70,28 +70,17 @@ pub struct Known {
 /// The defects other engineers are fixing in parallel, as this suite finds them.
 /// **Temporary**: remove an entry when its fix is on main (and the suite then fails if it
 /// still finds the violation).
-pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
-    Known {
-        id: "killed-switch-leaves-both-running",
-        defect: "narrowed (switch): a switch killed after starting the new unit is converged by restoring its journal first, which deletes the new unit's file; the convergence now stops that unit by name (it no longer runs), but its enablement outlives the file (on a real system a dangling `.wants/` link, which `systemctl disable` refuses without the file) until the unit file comes back",
-        matches: |v| {
-            v.invariant == "crash"
-                && v.context.starts_with("osctl switch ")
-                && v.detail.contains("the units converged to neither state")
-        },
+pub const KNOWN_OPEN_DEFECTS: &[Known] = &[Known {
+    id: "killed-switch-then-switch-diverges",
+    defect: "found by this suite, not yet diagnosed (switch): a switch killed at `enable --now`, followed by a switch to a third runtime whose old unit refuses to stop, ends in a state neither reference reaches (shrunk: tests/lifecycle_support/FOUND.md)",
+    matches: |v| {
+        v.invariant == "crash"
+            && v.context.starts_with("osctl switch ")
+            && v.context
+                .contains("killed at kill-on:enable, then `switch ")
+            && v.detail.contains("did not converge to either")
     },
-    Known {
-        id: "killed-switch-then-switch-diverges",
-        defect: "found by this suite, not yet diagnosed (switch): a switch killed at `enable --now`, followed by a switch to a third runtime whose old unit refuses to stop, ends in a state neither reference reaches (shrunk: tests/lifecycle_support/FOUND.md)",
-        matches: |v| {
-            v.invariant == "crash"
-                && v.context.starts_with("osctl switch ")
-                && v.context
-                    .contains("killed at kill-on:enable, then `switch ")
-                && v.detail.contains("did not converge to either")
-        },
-    },
-];
+}];
 
 pub fn known(v: &Violation) -> Option<&'static Known> {
     KNOWN_OPEN_DEFECTS.iter().find(|k| (k.matches)(v))
