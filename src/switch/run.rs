@@ -157,6 +157,7 @@ impl<'a> Txn<'a> {
             from_before: None,
             to_before: None,
             record: Record {
+                from_was: None,
                 schema: 1,
                 from,
                 to: opts.to,
@@ -496,6 +497,13 @@ impl<'a> Txn<'a> {
             self.to_before = both.pop();
             if self.from_before.is_none() {
                 self.from_before = old_state;
+            }
+            if let Some(old) = &self.from_before {
+                self.record.from_was = Some(super::record::Was {
+                    running: old.is_running(),
+                    enabled: old.is_enabled(),
+                });
+                record::write(self.t.fs, &self.record)?;
             }
         }
         // Should this run be killed from here on, the next run restores its journals, which
