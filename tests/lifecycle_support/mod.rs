@@ -70,17 +70,7 @@ pub struct Known {
 /// The defects other engineers are fixing in parallel, as this suite finds them.
 /// **Temporary**: remove an entry when its fix is on main (and the suite then fails if it
 /// still finds the violation).
-pub const KNOWN_OPEN_DEFECTS: &[Known] = &[Known {
-    id: "killed-switch-then-switch-diverges",
-    defect: "found by this suite, not yet diagnosed (switch): a switch killed at `enable --now`, followed by a switch to a third runtime whose old unit refuses to stop, ends in a state neither reference reaches (shrunk: tests/lifecycle_support/FOUND.md)",
-    matches: |v| {
-        v.invariant == "crash"
-            && v.context.starts_with("osctl switch ")
-            && v.context
-                .contains("killed at kill-on:enable, then `switch ")
-            && v.detail.contains("did not converge to either")
-    },
-}];
+pub const KNOWN_OPEN_DEFECTS: &[Known] = &[];
 
 pub fn known(v: &Violation) -> Option<&'static Known> {
     KNOWN_OPEN_DEFECTS.iter().find(|k| (k.matches)(v))
