@@ -362,6 +362,8 @@ cases! {
     regression_killed_reset_leaves_the_runtime_stopped => "killed_reset_leaves_the_runtime_stopped",
     regression_rolled_back_switch_stops_a_unit_that_was_running => "rolled_back_switch_stops_a_unit_that_was_running",
     regression_rolled_back_switch_starts_an_old_unit_that_was_only_enabled => "rolled_back_switch_starts_an_old_unit_that_was_only_enabled",
+    regression_killed_switch_converges_to_a_unit_that_never_ran => "killed_switch_converges_to_a_unit_that_never_ran",
+    regression_killed_switch_then_switch_diverges => "killed_switch_then_switch_diverges",
 }
 
 // ---- the suite's own machinery: each check must be able to fail ----

@@ -227,6 +227,11 @@ fn a_mount_point_in_the_way_refuses_the_reset_before_anything_is_deleted() {
 
 /// Runs `osctl --root ROOT reset` on a pseudo-terminal (util-linux `script`), answering `answer`.
 fn on_terminal(root: &Path, answer: &str) -> Option<Output> {
+    on_terminal_with(root, "", answer)
+}
+
+/// [`on_terminal`] with global flags (`--json`) before `reset`.
+fn on_terminal_with(root: &Path, flags: &str, answer: &str) -> Option<Output> {
     let have_script = Command::new("script")
         .arg("--version")
         .output()
@@ -235,7 +240,7 @@ fn on_terminal(root: &Path, answer: &str) -> Option<Output> {
         return None;
     }
     let cmd = format!(
-        "{} --root {} reset",
+        "{} --root {} {flags} reset",
         env!("CARGO_BIN_EXE_osctl"),
         root.display()
     );
@@ -276,15 +281,22 @@ fn on_a_terminal_it_shows_the_plan_and_asks() {
     );
     assert!(text.contains("paths to delete ("), "{text}");
     assert!(text.contains("Reset this device?"), "{text}");
-    assert!(
-        text.contains("reset cancelled: nothing was deleted"),
-        "{text}"
-    );
+    // A "no" is an answer, not an error: a status line, exit 1 (nothing was reset).
+    assert!(text.contains("reset cancelled; nothing changed"), "{text}");
+    assert!(!text.contains("error:"), "{text}");
+    assert_eq!(out.status.code(), Some(1), "{text}");
     assert_eq!(
         snapshot(&root),
         before,
         "a declined reset changed the device"
     );
+    let out = on_terminal_with(&root, "--json", "n\n").unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("\"ok\": false"), "{text}");
+    assert!(text.contains("\"code\": \"cancelled\""), "{text}");
+    assert!(!text.contains("error:"), "{text}");
+    assert_eq!(snapshot(&root), before);
 
     let out = on_terminal(&root, "y\n").unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -306,7 +318,9 @@ fn services_stop_before_the_files_go_and_the_reboot_comes_after_the_commit() {
             "#!/bin/sh\n\
              sessions=gone; [ -e '{root}/root/.hermes/sessions' ] && sessions=present\n\
              journals=$(ls '{root}/var/lib/osctl/journal' 2>/dev/null | wc -l)\n\
-             echo \"$* sessions=$sessions journals=$journals\" >> '{log}'\n",
+             echo \"$* sessions=$sessions journals=$journals\" >> '{log}'\n\
+             [ \"$1\" = show ] && printf 'Id=hermes-gateway.service\\nLoadState=loaded\\nActiveState=active\\nSubState=running\\nUnitFileState=enabled\\nNRestarts=0\\n'\n\
+             exit 0\n",
             root = root.display(),
             log = log.display()
         ),
@@ -324,10 +338,13 @@ fn services_stop_before_the_files_go_and_the_reboot_comes_after_the_commit() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
+    // The unit's state is read before the stop, and the stop runs under a journal that puts it
+    // back (enabled, then started) should the reset be killed or fail.
     assert_eq!(
         std::fs::read_to_string(&log).unwrap(),
-        "stop hermes-gateway.service sessions=present journals=0\n\
-         disable hermes-gateway.service sessions=present journals=0\n\
+        "show --property=Id,LoadState,ActiveState,SubState,UnitFileState,NRestarts hermes-gateway.service sessions=present journals=0\n\
+         stop hermes-gateway.service sessions=present journals=1\n\
+         disable hermes-gateway.service sessions=present journals=1\n\
          reboot sessions=gone journals=0\n"
     );
     // The runtime's own commands run only on the live device.
@@ -336,4 +353,60 @@ fn services_stop_before_the_files_go_and_the_reboot_comes_after_the_commit() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A reset that cannot remove one file (here `auth.json`, as `chattr +i` leaves it; the debug
+/// build's `OSCTL_FAULT=immutable:NAME` stands in where chattr cannot) removes everything else
+/// and exits 5 (partly applied), naming the file, in text and in `--json`.
+#[test]
+fn a_file_the_reset_cannot_remove_is_named_and_the_rest_is_reset() {
+    for json in [false, true] {
+        let sandbox = tempfile::tempdir().unwrap();
+        let root = sandbox.path().join("device");
+        copy_tree(&fixture("codex"), &root);
+        let mut args = vec!["reset", "--yes"];
+        if json {
+            args.insert(0, "--json");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_osctl"))
+            .arg("--root")
+            .arg(&root)
+            .args(&args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("NO_COLOR", "1")
+            .env("OSCTL_FAULT", "immutable:auth.json")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(5), "{err}");
+        // Two files of that name: codex's and opencode's.
+        assert!(
+            err.contains("could not remove 2 path(s): /root/.codex/auth.json, /root/.local/share/opencode/auth.json"),
+            "{err}"
+        );
+        // The file is left; the owner's other data is gone, and no journal stays behind.
+        assert!(root.join("root/.codex/auth.json").exists());
+        assert!(!root.join("root/config/config.json").exists(), "{err}");
+        assert!(!root.join("root/.codex/sessions").exists(), "{err}");
+        let journals = root.join("var/lib/osctl/journal");
+        assert!(
+            !journals.exists() || std::fs::read_dir(&journals).unwrap().next().is_none(),
+            "{err}"
+        );
+        if json {
+            let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(doc["ok"], false);
+            assert_eq!(doc["exit_code"], 5);
+            assert_eq!(doc["error"]["code"], "reset_partly_applied");
+            assert_eq!(
+                doc["error"]["paths"],
+                serde_json::json!([
+                    "/root/.codex/auth.json",
+                    "/root/.local/share/opencode/auth.json"
+                ])
+            );
+        }
+    }
 }

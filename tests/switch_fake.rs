@@ -440,8 +440,9 @@ fn a_crash_mid_switch_is_converged_by_the_next_reconcile() {
     assert_eq!(
         d.actions()[calls_before..],
         [
-            "daemon-reload",
+            // The journal's restore disables the new unit first, while its file is there.
             "disable --now hermes-gateway.service",
+            "daemon-reload",
             "enable --now openclaw.service",
         ]
     );
@@ -624,8 +625,10 @@ fn regression_a_switch_killed_after_stopping_the_old_unit_left_the_new_one_runni
     assert_eq!(
         d.actions()[calls_before..],
         [
+            // Disabled (and stopped) by the journal's restore before it removes the unit file;
+            // nothing is left for the convergence to stop by name.
+            "disable --now codex.service",
             "daemon-reload",
-            "stop codex.service",
             "enable --now openclaw.service",
         ]
     );
@@ -635,6 +638,8 @@ fn regression_a_switch_killed_after_stopping_the_old_unit_left_the_new_one_runni
         "{}",
         text(&out)
     );
+    // No enablement outlives the deleted unit file (killed-switch-leaves-both-running).
+    assert_eq!(d.get("codex.service", "enabled"), "disabled");
     assert_eq!(d.get("openclaw.service", "active"), "active");
     assert_eq!(d.get("openclaw.service", "enabled"), "enabled");
     assert!(!d.root.join("var/lib/osctl/switch.json").exists());

@@ -43,9 +43,10 @@ use sha2::{Digest, Sha256};
 use super::atomic::{self, Syncs};
 use super::lock::{self, STATE_DIR};
 use crate::error::{Error, Exit, Result};
-use crate::plan::{FileChange, FileState};
+use crate::plan::{FileChange, FileState, ServiceAction, Step};
 use crate::system::fs::{Limit, RootFs};
 use crate::system::path::DevPath;
+use crate::system::services::Services;
 
 const MANIFEST: &str = "manifest.json";
 const DONE: &str = "done.json";
@@ -117,6 +118,31 @@ pub struct Manifest {
     /// Unix seconds when the run started.
     pub started: u64,
     pub entries: Vec<Entry>,
+    /// Set (durably) once every write of the run has landed, before the service actions that
+    /// follow its last write: from then on recovery rolls the run FORWARD (keeps its files and
+    /// re-runs [`Manifest::pending`]), never back. A run killed in its `try-restart` has
+    /// completed its change; restoring it would revert that change and lose anything a runtime
+    /// wrote since.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub written: bool,
+    /// The `systemctl` arguments of the service actions still to run when `written` was set
+    /// (re-run by recovery: each is idempotent, so one that had already run changes nothing).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<Vec<String>>,
+    /// Programs still to run when `written` was set: recovery does not re-run a program (it may
+    /// not be idempotent), it names them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending_commands: Vec<String>,
+    /// The `systemctl` arguments that put the units back as they were, run after the files are
+    /// restored (a reset records the state of the unit it stops: its restore starts it again).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undo: Vec<Vec<String>>,
+    /// The `systemctl` arguments run BEFORE the files are restored: a switch records here the
+    /// `disable --now` of the new unit it is about to enable, which must run while its unit file
+    /// is still there (the restore deletes it, and systemd refuses to disable a unit without
+    /// its file, leaving a dangling `.wants/` link).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undo_first: Vec<Vec<String>>,
 }
 
 /// One path a run will touch.
@@ -190,6 +216,10 @@ pub struct Pending {
     pub pid: u32,
     pub started: u64,
     pub paths: usize,
+    /// Every write of its run had landed: the next run keeps the files and finishes its service
+    /// actions instead of restoring it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rolls_forward: bool,
     /// Why osctl will not restore it (not its own, or damaged): the next run refuses to start.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
@@ -212,8 +242,20 @@ impl Journal {
     /// Saves the current state of every path in `paths` (in order), plus every missing folder
     /// above them that the run may create, and makes the journal durable.
     pub fn begin(fs: &RootFs, command: &str, paths: &[Touch]) -> Result<Journal> {
+        Self::begin_undoable(fs, command, paths, &[])
+    }
+
+    /// [`Journal::begin`], recording `undo`: the service actions that put the units back after
+    /// the files are restored (see [`Manifest::undo`]).
+    pub fn begin_undoable(
+        fs: &RootFs,
+        command: &str,
+        paths: &[Touch],
+        undo: &[ServiceAction],
+    ) -> Result<Journal> {
         let mut made = None;
-        let journal = Self::make(fs, command, paths, &mut made);
+        let undo: Vec<Vec<String>> = undo.iter().map(ServiceAction::systemctl_args).collect();
+        let journal = Self::make(fs, command, paths, undo, &mut made);
         if journal.is_err()
             && let Some(dir) = made
         {
@@ -227,6 +269,7 @@ impl Journal {
         fs: &RootFs,
         command: &str,
         paths: &[Touch],
+        undo: Vec<Vec<String>>,
         made: &mut Option<PathBuf>,
     ) -> Result<Journal> {
         let started = std::time::SystemTime::now()
@@ -255,6 +298,11 @@ impl Journal {
                 pid: std::process::id(),
                 started: started.as_secs(),
                 entries: Vec::new(),
+                written: false,
+                pending: Vec::new(),
+                pending_commands: Vec::new(),
+                undo,
+                undo_first: Vec::new(),
             }),
         };
         let mut originals = Originals::new(journal.dir.join(ORIGINALS));
@@ -401,6 +449,74 @@ impl Journal {
             }
             entry.intended.push(print);
         }
+        let mut syncs = Syncs::new();
+        self.write_manifest(&mut syncs)?;
+        syncs
+            .flush()
+            .map_err(|e| io_err("sync the journal", &self.dev_dir, &e))
+    }
+
+    /// Records, durably, that every write of the run has landed and only `rest` is left to
+    /// run: from here on recovery keeps the files and rolls forward (see [`Manifest::written`]).
+    /// The caller has made its writes durable first.
+    pub fn written(&self, rest: &[Step]) -> Result<()> {
+        {
+            let mut m = self.manifest.borrow_mut();
+            m.written = true;
+            m.pending = rest
+                .iter()
+                .filter_map(|s| match s {
+                    Step::Service(a) => Some(a.systemctl_args()),
+                    _ => None,
+                })
+                .collect();
+            m.pending_commands = rest
+                .iter()
+                .filter_map(|s| match s {
+                    Step::Command(c) => Some(format!("{} ({})", c.argv.join(" "), c.label)),
+                    _ => None,
+                })
+                .collect();
+        }
+        self.sync_manifest()
+    }
+
+    /// Takes back [`Journal::written`] before the run rolls itself back (a service action after
+    /// its last write failed): a kill during that rollback must be finished by restoring, not by
+    /// keeping a half-restored tree.
+    pub fn unwritten(&self) -> Result<()> {
+        {
+            let mut m = self.manifest.borrow_mut();
+            if !m.written {
+                return Ok(());
+            }
+            m.written = false;
+            m.pending.clear();
+            m.pending_commands.clear();
+        }
+        self.sync_manifest()
+    }
+
+    /// Records, durably, an action the restore of this journal runs before it puts the files
+    /// back (see [`Manifest::undo_first`]).
+    pub fn undo_first(&self, action: &ServiceAction) -> Result<()> {
+        let args = action.systemctl_args();
+        {
+            let mut m = self.manifest.borrow_mut();
+            if m.undo_first.contains(&args) {
+                return Ok(());
+            }
+            m.undo_first.push(args);
+        }
+        self.sync_manifest()
+    }
+
+    /// The `systemctl` arguments that put the units back after a restore.
+    pub fn undo(&self) -> Vec<Vec<String>> {
+        self.manifest.borrow().undo.clone()
+    }
+
+    fn sync_manifest(&self) -> Result<()> {
         let mut syncs = Syncs::new();
         self.write_manifest(&mut syncs)?;
         syncs
@@ -1166,6 +1282,7 @@ pub fn pending(fs: &RootFs) -> Result<Vec<Pending>> {
                 pid: 0,
                 started: 0,
                 paths: 0,
+                rolls_forward: false,
                 refused: Some(e.message.clone()),
             }]);
         }
@@ -1181,6 +1298,7 @@ pub fn pending(fs: &RootFs) -> Result<Vec<Pending>> {
             pid: 0,
             started: 0,
             paths: 0,
+            rolls_forward: false,
             refused: None,
         };
         match open(&root, &name) {
@@ -1194,6 +1312,7 @@ pub fn pending(fs: &RootFs) -> Result<Vec<Pending>> {
                 p.pid = m.pid;
                 p.started = m.started;
                 p.paths = m.entries.len();
+                p.rolls_forward = m.written;
             }
             Err(e) => p.refused = Some(e.message.clone()),
         }
@@ -1209,15 +1328,48 @@ pub struct Recovered {
     pub command: String,
     /// Its run had finished (marked done): only the cleanup was left.
     pub finished: bool,
+    /// Every write of its run had landed: the files were kept and its remaining service actions
+    /// run again (rolled forward, not restored).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rolled_forward: bool,
+    /// Service actions recovery ran: the ones left after a rolled-forward run's last write, or
+    /// the ones that put the units back after a restore.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<String>,
+    /// What recovery could not run (a failed or offline service action, a program it does not
+    /// re-run), with why: the operator's to do.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<String>,
     #[serde(flatten)]
     pub outcome: Outcome,
 }
 
+/// Runs `systemctl` for each of `actions`, in order; what ran, and what did not with why.
+pub fn run_actions(services: &Services, actions: &[Vec<String>]) -> (Vec<String>, Vec<String>) {
+    let (mut ran, mut not_run) = (Vec::new(), Vec::new());
+    for args in actions {
+        let what = format!("systemctl {}", args.join(" "));
+        match services.systemctl(args) {
+            Ok(None) => not_run.push(format!("{what}: not run (no systemd under this root)")),
+            Ok(Some(out)) if out.success() => ran.push(what),
+            Ok(Some(out)) => not_run.push(format!(
+                "{what} failed ({}): {}",
+                out.describe(),
+                out.stderr_text().trim()
+            )),
+            Err(e) => not_run.push(format!("{what} could not run: {}", e.message)),
+        }
+    }
+    (ran, not_run)
+}
+
 /// Restores every interrupted run, newest first, and finishes the cleanup of done ones (the
-/// caller holds the device lock). A journal osctl does not trust is an error (exit 1) and is
-/// not touched; a path that cannot be put back is in the outcome, never an error, so it cannot
-/// wedge the device.
-pub fn recover_all(fs: &RootFs) -> Result<Vec<Recovered>> {
+/// caller holds the device lock). A run whose writes had all landed ([`Manifest::written`]) is
+/// rolled forward instead: its files stay, its remaining service actions run again. After a
+/// restore the journal's [`Manifest::undo`] actions put the units back. A journal osctl does
+/// not trust is an error (exit 1) and is not touched; a path that cannot be put back is in the
+/// outcome, never an error, so it cannot wedge the device.
+pub fn recover_all(fs: &RootFs, services: &Services) -> Result<Vec<Recovered>> {
     let Some(root) = journals_host(fs)? else {
         return Ok(Vec::new());
     };
@@ -1238,6 +1390,9 @@ pub fn recover_all(fs: &RootFs) -> Result<Vec<Recovered>> {
                         id: name,
                         command: String::new(),
                         finished: true,
+                        rolled_forward: false,
+                        actions: Vec::new(),
+                        not_run: Vec::new(),
                         outcome: Outcome {
                             cleanup,
                             ..Outcome::default()
@@ -1245,12 +1400,45 @@ pub fn recover_all(fs: &RootFs) -> Result<Vec<Recovered>> {
                     });
                 }
             }
-            Found::Open(manifest) => {
-                let outcome = restore(fs, &dir, &dev_dir, &manifest, true);
+            Found::Open(manifest) if manifest.written => {
+                // Run what was left, then finish: a kill before `done` runs them again, which
+                // changes nothing (each action is idempotent).
+                let (actions, mut not_run) = run_actions(services, &manifest.pending);
+                not_run.extend(manifest.pending_commands.iter().map(|c| {
+                    format!("{c}: not run again by recovery (run it by hand if it is needed)")
+                }));
+                let cleanup = match mark_done(&dir) {
+                    Ok(()) => cleanup(&dir, &dev_dir, true),
+                    Err(e) => Some(format!(
+                        "the journal {dev_dir} could not be marked done ({e}); the next run rolls it forward again"
+                    )),
+                };
                 out.push(Recovered {
                     id: name,
                     command: masked(&manifest.command),
                     finished: false,
+                    rolled_forward: true,
+                    actions,
+                    not_run,
+                    outcome: Outcome {
+                        cleanup,
+                        ..Outcome::default()
+                    },
+                });
+            }
+            Found::Open(manifest) => {
+                let (mut actions, mut not_run) = run_actions(services, &manifest.undo_first);
+                let outcome = restore(fs, &dir, &dev_dir, &manifest, true);
+                let (after, after_not_run) = run_actions(services, &manifest.undo);
+                actions.extend(after);
+                not_run.extend(after_not_run);
+                out.push(Recovered {
+                    id: name,
+                    command: masked(&manifest.command),
+                    finished: false,
+                    rolled_forward: false,
+                    actions,
+                    not_run,
                     outcome,
                 });
             }

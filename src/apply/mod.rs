@@ -56,6 +56,10 @@ pub struct Target<'a> {
 /// Whether `plan` needs a journal: anything but one file change (not a folder removed whole)
 /// with no service action or command that will run here.
 pub fn needs_journal(plan: &Plan, fs: &RootFs, services: &Services) -> bool {
+    if !plan.undo.is_empty() && !services.is_offline() {
+        // Its units are put back from the journal should it be killed.
+        return true;
+    }
     let mut files = plan.file_changes();
     let Some(first) = files.next() else {
         return false;
@@ -72,17 +76,36 @@ pub fn needs_journal(plan: &Plan, fs: &RootFs, services: &Services) -> bool {
 
 /// Applies `plan` step by step. On failure every file is restored from the journal and the error
 /// says so (exit 4), or names what could not be put back and where its original is kept
-/// (exit 5). A journal that cannot be removed after a successful run is a warning.
+/// (exit 5); the plan's [`Plan::undo`] actions then put the units back. A journal that cannot
+/// be removed after a successful run is a warning.
+///
+/// Once the last file step has landed, and before the service actions and commands after it,
+/// the journal records that every write landed ([`Journal::written`]): a kill from there on is
+/// rolled forward by the next run, not back.
 pub fn apply(target: &Target<'_>, plan: &Plan) -> Result<Applied> {
     let journal = if needs_journal(plan, target.fs, target.services) {
         let touches: Vec<Touch> = plan.file_changes().map(Touch::of).collect();
-        Some(Journal::begin(target.fs, target.command, &touches)?)
+        Some(Journal::begin_undoable(
+            target.fs,
+            target.command,
+            &touches,
+            &plan.undo,
+        )?)
     } else {
         None
     };
+    let last_write = plan.steps.iter().rposition(|s| matches!(s, Step::File(_)));
     let mut work = Work::default();
     let mut applied = Applied::default();
-    for step in &plan.steps {
+    for (i, step) in plan.steps.iter().enumerate() {
+        if let (Some(j), Some(last)) = (&journal, last_write)
+            && i == last + 1
+        {
+            let marked = work.flush().and_then(|()| j.written(&plan.steps[i..]));
+            if let Err(err) = marked {
+                return Err(roll_back(target, journal, &work, err));
+            }
+        }
         let result = match step {
             Step::File(change) => {
                 target
@@ -112,15 +135,15 @@ pub fn apply(target: &Target<'_>, plan: &Plan) -> Result<Applied> {
                 .and_then(|()| run_command(target, cmd, &mut applied)),
         };
         if let Err(err) = result {
-            return Err(roll_back(target.fs, journal, &work, err));
+            return Err(roll_back(target, journal, &work, err));
         }
     }
     if let Err(err) = work.flush() {
-        return Err(roll_back(target.fs, journal, &work, err));
+        return Err(roll_back(target, journal, &work, err));
     }
     if let Some(j) = journal {
         if let Err(err) = j.done() {
-            return Err(roll_back(target.fs, Some(j), &work, err));
+            return Err(roll_back(target, Some(j), &work, err));
         }
         if let Some(warning) = j.clean() {
             target.out.warn(&warning);
@@ -150,7 +173,8 @@ impl Work {
     }
 }
 
-fn roll_back(fs: &RootFs, journal: Option<Journal>, work: &Work, err: Error) -> Error {
+fn roll_back(target: &Target<'_>, journal: Option<Journal>, work: &Work, err: Error) -> Error {
+    let fs = target.fs;
     let Some(journal) = journal else {
         // One atomic write, which did not happen: only the folders made for it are left.
         for dir in work.created.iter().rev() {
@@ -161,7 +185,12 @@ fn roll_back(fs: &RootFs, journal: Option<Journal>, work: &Work, err: Error) -> 
         return e;
     };
     let dev_dir = journal.dev_dir().clone();
-    match journal.rollback(fs) {
+    // A kill during this rollback must be finished by restoring, not by rolling forward. (If
+    // the journal cannot be rewritten, the rollback goes ahead all the same: failing here
+    // would leave the run's files without a rollback at all.)
+    let _ = journal.unwritten();
+    let undo = journal.undo();
+    let err = match journal.rollback(fs) {
         Ok(outcome) if outcome.left.is_empty() => {
             let mut e = err.with_exit(Exit::RolledBack);
             e.causes
@@ -189,7 +218,20 @@ fn roll_back(fs: &RootFs, journal: Option<Journal>, work: &Work, err: Error) -> 
             e.hint = rollback_err.hint.clone();
             e
         }
+    };
+    // The files first: a unit started again reads them.
+    put_units_back(target, undo, err)
+}
+
+/// Runs the journal's undo actions after a failed run (they are recorded for a kill as well):
+/// what could not be run joins the error's causes.
+fn put_units_back(target: &Target<'_>, undo: Vec<Vec<String>>, mut err: Error) -> Error {
+    let (ran, not_run) = journal::run_actions(target.services, &undo);
+    for r in ran {
+        target.out.detail(&r);
     }
+    err.causes.extend(not_run);
+    err
 }
 
 fn run_command(target: &Target<'_>, cmd: &CommandAction, applied: &mut Applied) -> Result<()> {
@@ -333,6 +375,14 @@ fn apply_file_in(
                 }
                 _ => atomic::remove_file_in(&host, &mut work.syncs).map_err(|e| io("remove", e)),
             }
+            // The path is the error's file: a reset that cannot remove it goes on without it.
+            .map_err(|e| {
+                e.at(crate::error::Location {
+                    file: path.to_string(),
+                    line: None,
+                    column: None,
+                })
+            })
         }
         FileState::Symlink { target } => {
             // systemd's `[Install]` links (`osctl setup` enables its units in an image).
@@ -593,7 +643,7 @@ mod tests {
         let pending = journal::pending(&fs).unwrap();
         assert_eq!(pending.len(), 1);
         assert_eq!(pending[0].command, "osctl test");
-        let recovered = journal::recover_all(&fs).unwrap();
+        let recovered = journal::recover_all(&fs, &Services::Offline).unwrap();
         assert_eq!(recovered.len(), 1);
         assert_eq!(snapshot(dir.path()), before);
         assert!(journal::pending(&fs).unwrap().is_empty());
@@ -609,7 +659,7 @@ mod tests {
         let j = Journal::begin(&fs, "osctl switch hermes", &[Touch::later(conf.clone())]).unwrap();
         drop(j); // killed before its commit point
         std::fs::write(dir.path().join("etc/a.conf"), "a=someone else\n").unwrap();
-        let r = journal::recover_all(&fs).unwrap();
+        let r = journal::recover_all(&fs, &Services::Offline).unwrap();
         assert_eq!(r[0].outcome.restored, 0);
         assert!(r[0].outcome.left[0].starts_with("/etc/a.conf: changed by something else"));
         assert!(r[0].outcome.kept.is_some());
@@ -622,7 +672,7 @@ mod tests {
         let change = write(&fs, "/etc/a.conf", "a=2\n", 0o644);
         apply_file(&fs, Some(&j), &change).unwrap();
         drop(j); // killed after the write
-        let r = journal::recover_all(&fs).unwrap();
+        let r = journal::recover_all(&fs, &Services::Offline).unwrap();
         assert_eq!(r[0].outcome.restored, 1, "{:?}", r[0].outcome);
         assert_eq!(
             std::fs::read_to_string(dir.path().join("etc/a.conf")).unwrap(),
@@ -682,6 +732,234 @@ mod tests {
         assert_eq!(
             std::fs::read_to_string(dir.path().join("etc/a.conf")).unwrap(),
             "a=1\n"
+        );
+    }
+
+    /// A stand-in `systemctl` that logs its arguments, copies the open journal's manifest at a
+    /// `try-restart` (what a kill there would leave) and fails `stop bad.service`.
+    fn logging_systemctl(dir: &Path) -> (Services, std::path::PathBuf) {
+        let log = dir.join("systemctl.log");
+        let script = dir.join("systemctl");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\necho \"$*\" >>{log}\n\
+                 [ \"$1\" = try-restart ] && cat {root}/var/lib/osctl/journal/*/manifest.json >{log}.manifest\n\
+                 [ \"$2\" = bad.service ] && exit 1\nexit 0\n",
+                log = log.display(),
+                root = dir.join("root").display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (
+            Services::Live {
+                systemctl: script.display().to_string(),
+            },
+            log,
+        )
+    }
+
+    fn logged(log: &Path) -> Vec<String> {
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// `completed-change-undone`: a run killed in the service action after its last write had
+    /// completed its change; the next run must keep its files and re-run what was left, not
+    /// restore the originals.
+    #[test]
+    fn regression_completed_change_undone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (services, log) = logging_systemctl(tmp.path());
+        let root = tmp.path().join("root");
+        std::fs::create_dir_all(root.join("etc")).unwrap();
+        std::fs::write(root.join("etc/a.conf"), "a=1\n").unwrap();
+        let fs = RootFs::new(&root).unwrap();
+        let out = Printer::new(false, true, 0, ColorChoice::Never, true);
+        let mut plan = Plan::new();
+        plan.file(write(&fs, "/etc/a.conf", "a=2\n", 0o644));
+        plan.file(write(&fs, "/etc/b.conf", "b=1\n", 0o644));
+        plan.service(crate::plan::ServiceAction::RestartIfActive(
+            "hermes-gateway".into(),
+        ));
+        apply(&target(&fs, &services, &out), &plan).unwrap();
+        // What a kill at the try-restart leaves: the journal, marked written, with the restart
+        // still to run.
+        let at_restart: journal::Manifest =
+            serde_json::from_slice(&std::fs::read(log.with_extension("log.manifest")).unwrap())
+                .unwrap();
+        assert!(at_restart.written, "{at_restart:?}");
+        assert_eq!(
+            at_restart.pending,
+            vec![vec![
+                "try-restart".to_string(),
+                "hermes-gateway.service".to_string()
+            ]]
+        );
+        // Put that journal back on disk, as the kill would have left it, and recover.
+        let jdir = root.join("var/lib/osctl/journal").join(&at_restart.id);
+        std::fs::create_dir_all(&jdir).unwrap();
+        std::fs::set_permissions(&jdir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::write(
+            jdir.join("manifest.json"),
+            serde_json::to_vec(&at_restart).unwrap(),
+        )
+        .unwrap();
+        std::fs::set_permissions(
+            jdir.join("manifest.json"),
+            std::fs::Permissions::from_mode(0o600),
+        )
+        .unwrap();
+        std::fs::write(&log, "").unwrap();
+        let r = journal::recover_all(&fs, &services).unwrap();
+        assert_eq!(r.len(), 1);
+        assert!(r[0].rolled_forward, "{r:?}");
+        assert_eq!(r[0].outcome.restored, 0);
+        assert_eq!(
+            std::fs::read_to_string(root.join("etc/a.conf")).unwrap(),
+            "a=2\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(root.join("etc/b.conf")).unwrap(),
+            "b=1\n"
+        );
+        assert_eq!(logged(&log), ["try-restart hermes-gateway.service"]);
+        assert!(journal::pending(&fs).unwrap().is_empty());
+    }
+
+    /// A run that fails after its last write rolls itself back (the `written` mark does not
+    /// keep its own rollback from restoring), and a journal killed mid-rollback restores.
+    #[test]
+    fn a_failed_action_after_the_last_write_still_rolls_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (services, log) = logging_systemctl(tmp.path());
+        let root = tmp.path().join("root");
+        std::fs::create_dir_all(root.join("etc")).unwrap();
+        std::fs::write(root.join("etc/a.conf"), "a=1\n").unwrap();
+        let fs = RootFs::new(&root).unwrap();
+        let out = Printer::new(false, true, 0, ColorChoice::Never, true);
+        let mut plan = Plan::new();
+        plan.file(write(&fs, "/etc/a.conf", "a=2\n", 0o644));
+        plan.file(write(&fs, "/etc/b.conf", "b=1\n", 0o644));
+        plan.service(crate::plan::ServiceAction::Stop("bad".into()));
+        let err = apply(&target(&fs, &services, &out), &plan).unwrap_err();
+        assert_eq!(err.exit, Exit::RolledBack, "{err:?}");
+        assert_eq!(
+            std::fs::read_to_string(root.join("etc/a.conf")).unwrap(),
+            "a=1\n"
+        );
+        assert!(!root.join("etc/b.conf").exists());
+        assert_eq!(logged(&log), ["stop bad.service"]);
+    }
+
+    /// `killed-reset-leaves-runtime-stopped`: the undo actions a plan records put the units
+    /// back after its files, both when its own run fails and when the next run restores the
+    /// journal of a killed one.
+    #[test]
+    fn regression_killed_reset_leaves_runtime_stopped() {
+        use crate::plan::ServiceAction;
+        let tmp = tempfile::tempdir().unwrap();
+        let (services, log) = logging_systemctl(tmp.path());
+        let root = tmp.path().join("root");
+        std::fs::create_dir_all(root.join("etc")).unwrap();
+        std::fs::write(root.join("etc/a.conf"), "a=1\n").unwrap();
+        let fs = RootFs::new(&root).unwrap();
+        let out = Printer::new(false, true, 0, ColorChoice::Never, true);
+        let undo = [
+            ServiceAction::Enable("codex".into()),
+            ServiceAction::Start("codex".into()),
+        ];
+        // Its own run fails after the stop: the unit comes back.
+        let mut plan = Plan::new();
+        plan.service(ServiceAction::Stop("codex".into()));
+        plan.service(ServiceAction::Stop("bad".into()));
+        plan.undo = undo.to_vec();
+        assert!(needs_journal(&plan, &fs, &services));
+        let err = apply(&target(&fs, &services, &out), &plan).unwrap_err();
+        assert_eq!(err.exit, Exit::RolledBack, "{err:?}");
+        assert_eq!(
+            logged(&log),
+            [
+                "stop codex.service",
+                "stop bad.service",
+                "enable codex.service",
+                "start codex.service"
+            ]
+        );
+        // Killed after the stop (the journal never finished): the next run's recovery.
+        std::fs::write(&log, "").unwrap();
+        let j = Journal::begin_undoable(&fs, "osctl reset --yes", &[], &undo).unwrap();
+        drop(j);
+        let r = journal::recover_all(&fs, &services).unwrap();
+        assert_eq!(
+            r[0].actions,
+            [
+                "systemctl enable codex.service",
+                "systemctl start codex.service"
+            ]
+        );
+        assert_eq!(
+            logged(&log),
+            ["enable codex.service", "start codex.service"]
+        );
+        assert!(journal::pending(&fs).unwrap().is_empty());
+    }
+
+    /// `killed-switch-leaves-both-running`: a journal's `undo_first` actions run before its
+    /// files are restored, while the unit file the killed run wrote is still there (systemd
+    /// refuses to disable a unit without its file); its `undo` actions run after.
+    #[test]
+    fn regression_killed_switch_leaves_both_running() {
+        use crate::plan::ServiceAction;
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("root");
+        std::fs::create_dir_all(root.join("etc/systemd/system")).unwrap();
+        let log = tmp.path().join("log");
+        let script = tmp.path().join("systemctl");
+        let unit = root.join("etc/systemd/system/opencode.service");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nf=gone; [ -e {u} ] && f=there\necho \"$* file=$f\" >>{l}\n",
+                u = unit.display(),
+                l = log.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let services = Services::Live {
+            systemctl: script.display().to_string(),
+        };
+        let fs = RootFs::new(&root).unwrap();
+        let change = write(
+            &fs,
+            "/etc/systemd/system/opencode.service",
+            "[Unit]\n",
+            0o644,
+        );
+        let j = Journal::begin_undoable(
+            &fs,
+            "osctl switch opencode",
+            &[Touch::of(&change)],
+            &[ServiceAction::Start("codex".into())],
+        )
+        .unwrap();
+        apply_file(&fs, Some(&j), &change).unwrap();
+        j.undo_first(&ServiceAction::DisableNow("opencode".into()))
+            .unwrap();
+        drop(j); // killed after enabling the new unit
+        journal::recover_all(&fs, &services).unwrap();
+        assert!(!unit.exists());
+        assert_eq!(
+            logged(&log),
+            [
+                "disable --now opencode.service file=there",
+                "start codex.service file=gone"
+            ]
         );
     }
 }

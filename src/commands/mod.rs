@@ -137,7 +137,7 @@ impl Ctx {
     /// could not be put back is a warning that names it and where its original is kept: the run
     /// goes on, so one undeletable file cannot wedge the device (`osctl recover` itself exits 5).
     fn recover(&self) -> Result<()> {
-        for r in journal::recover_all(&self.fs)? {
+        for r in journal::recover_all(&self.fs, &self.services)? {
             for line in recovered_lines(&r) {
                 self.out.warn(&line);
             }
@@ -226,13 +226,20 @@ impl Ctx {
 pub fn recovered_lines(r: &journal::Recovered) -> Vec<String> {
     let o = &r.outcome;
     let mut lines = Vec::new();
-    if !r.finished {
+    if r.rolled_forward {
+        lines.push(format!(
+            "an interrupted run ({}) had written all its files; kept them and finished its service actions, journal {}",
+            r.command, r.id
+        ));
+    } else if !r.finished {
         lines.push(format!(
             "restored {} path(s) left by an interrupted run ({}), journal {}",
             o.restored, r.command, r.id
         ));
         lines.extend(o.left.iter().chain(&o.failed).cloned());
     }
+    lines.extend(r.actions.iter().map(|a| format!("ran {a}")));
+    lines.extend(r.not_run.iter().cloned());
     if let Some(kept) = &o.kept {
         lines.push(format!(
             "what could not be put back is kept in {kept} (its originals and manifest.json); osctl does not retry it"

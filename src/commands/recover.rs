@@ -17,6 +17,10 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         for p in &pending {
             let line = match &p.refused {
                 Some(why) => format!("would refuse {}: {why}\n", p.path),
+                None if p.rolls_forward => format!(
+                    "would keep the files of {} and finish its service actions (interrupted run: {})\n",
+                    p.path, p.command
+                ),
                 None => format!(
                     "would restore {} path(s) from {} (interrupted run: {})\n",
                     p.paths, p.path, p.command
@@ -39,7 +43,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         });
     }
     let _lock = DeviceLock::acquire_as(&ctx.fs, ctx.lock_timeout, &ctx.holder(), false)?;
-    let recovered = journal::recover_all(&ctx.fs)?;
+    let recovered = journal::recover_all(&ctx.fs, &ctx.services)?;
     let failed: Vec<&journal::Recovered> = recovered
         .iter()
         .filter(|r| !r.outcome.failed.is_empty())

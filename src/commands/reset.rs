@@ -10,13 +10,13 @@
 use std::collections::HashSet;
 use std::io::IsTerminal;
 
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 
 use super::Ctx;
 use crate::apply::{self, Target};
 use crate::cli::ResetArgs;
 use crate::error::{Error, Exit, Result};
-use crate::plan::{Plan, ServiceAction, render as plan_render};
+use crate::plan::{Plan, ServiceAction, Step, render as plan_render};
 use crate::reset::{self, Input, render};
 use crate::system::path::DevPath;
 use crate::system::services::Ran;
@@ -66,18 +66,26 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     let exit = if whole.is_empty() {
         ctx.finish("reset", &whole, extra)?
     } else {
-        let shown = confirm(ctx, &whole, &planned.cleared, live, args.reboot)?;
-        let ran = apply_runtime(ctx, &planned.runtime)?;
+        let Some(shown) = confirm(ctx, &whole, &planned.cleared, live, args.reboot)? else {
+            return Ok(cancelled(ctx));
+        };
+        // Read before the first stop: a reset rolled back (or killed and restored by the next
+        // run) puts the unit back as it was, not only its files.
+        let undo = units_as_they_are(ctx, &whole)?;
+        let mut runtime = planned.runtime;
+        runtime.undo = undo.clone();
+        let ran = apply_runtime(ctx, &runtime)?;
         let (mut files, cleared) = if ran.commands > 0 {
             let again = reset::plan(&ctx.fs, &input)?;
             (again.files, again.cleared)
         } else {
             (planned.files, planned.cleared)
         };
+        files.undo = undo;
         files.warnings.retain(|w| !shown.contains(w));
         extra.insert("cleared".into(), cleared_json(&cleared));
         extra.insert("runtime_actions".into(), json!(ran));
-        ctx.finish("reset", &files, extra)?
+        apply_files(ctx, files, &runtime, extra)?
     };
     if args.reboot {
         match ctx.services.run(&ServiceAction::Reboot)? {
@@ -90,17 +98,140 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     Ok(exit)
 }
 
+/// The owner said no: nothing changed, and that is an answer, not an error (no `error:` line);
+/// exit 1 all the same, so a script that asked for a reset knows none happened.
+fn cancelled(ctx: &Ctx) -> Exit {
+    let message = "reset cancelled; nothing changed";
+    ctx.out.status(message);
+    if ctx.json {
+        ctx.out.json_doc(
+            "reset",
+            json!({"ok": false, "changed": false, "exit_code": Exit::Failed.code(),
+                   "error": {"code": "cancelled", "message": message}}),
+        );
+    }
+    Exit::Failed
+}
+
+/// How many paths a reset goes on without before it gives up (each one costs a whole
+/// rolled-back try).
+const MAX_LEFT: usize = 16;
+
+/// Applies the reset's files as one journaled plan. A path that cannot be removed (`chattr +i`,
+/// a read-only mount) rolls that try back whole; the reset then goes again without it (and
+/// without the removal of a folder above it, which it keeps from being empty), so one
+/// undeletable file does not keep the owner's other data on the device: exit 5 (partly
+/// applied), naming each path left. The rollback of a try puts the unit back, so each retry
+/// stops it again first (the runtime part's service actions, which are idempotent).
+fn apply_files(
+    ctx: &Ctx,
+    mut files: Plan,
+    runtime: &Plan,
+    extra: Map<String, Value>,
+) -> Result<Exit> {
+    let mut left: Vec<(String, String)> = Vec::new();
+    loop {
+        let mut doc = extra.clone();
+        let partly = (!left.is_empty()).then(|| not_removed(&left));
+        if let Some(e) = &partly {
+            doc.insert("ok".into(), false.into());
+            doc.insert("exit_code".into(), e.exit.code().into());
+            doc.insert(
+                "error".into(),
+                json!({"code": e.code, "exit": e.exit.code(), "message": e.message,
+                       "causes": e.causes, "hint": e.hint,
+                       "paths": left.iter().map(|(p, _)| p).collect::<Vec<_>>()}),
+            );
+        }
+        match ctx.finish("reset", &files, doc) {
+            Ok(exit) => {
+                let Some(e) = partly else {
+                    return Ok(exit);
+                };
+                // The JSON document is out: the error goes to stderr alone.
+                let mut stderr_only = ctx.out.clone();
+                stderr_only.json = false;
+                stderr_only.error("reset", &e);
+                return Ok(e.exit);
+            }
+            Err(e) => {
+                let path = match &e.location {
+                    Some(loc)
+                        if e.exit == Exit::RolledBack
+                            && e.message.starts_with("cannot remove ")
+                            && left.len() < MAX_LEFT =>
+                    {
+                        DevPath::new(&loc.file)
+                    }
+                    _ => return Err(e),
+                };
+                let why = e.causes.first().cloned().unwrap_or_default();
+                ctx.out.warn(&format!(
+                    "cannot remove {path} ({why}); resetting the rest without it"
+                ));
+                left.push((path.to_string(), why));
+                files = without(files, &path, runtime);
+            }
+        }
+    }
+}
+
+/// `files` without the removal of `path` and of the folders above it, after the service
+/// actions of the runtime part (the try before was rolled back, and put the unit back).
+fn without(files: Plan, path: &DevPath, runtime: &Plan) -> Plan {
+    let mut plan = Plan::new();
+    for step in &runtime.steps {
+        if let Step::Service(a) = step {
+            plan.service(a.clone());
+        }
+    }
+    let keep = |c: &crate::plan::FileChange| {
+        let above = path.to_string().starts_with(&format!("{}/", c.path));
+        !(c.path == *path || above && matches!(c.after, crate::plan::FileState::Absent))
+    };
+    for step in files.steps {
+        match step {
+            Step::File(c) if !keep(&c) => {}
+            other => plan.steps.push(other),
+        }
+    }
+    plan.warnings = files.warnings;
+    plan.undo = files.undo;
+    plan
+}
+
+/// The partly-applied error of a reset that left paths it could not remove.
+fn not_removed(left: &[(String, String)]) -> Error {
+    let mut e = Error::new(
+        Exit::RollbackIncomplete,
+        "reset_partly_applied",
+        format!(
+            "partly applied: the reset removed everything else, but could not remove {} path(s): {}",
+            left.len(),
+            left.iter()
+                .map(|(p, _)| p.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    for (p, why) in left {
+        e = e.cause(format!("{p}: {why}"));
+    }
+    e.hint("remove what is left by hand (for an immutable file: chattr -i, then rm), then run `osctl reset --yes` again")
+}
+
 /// Asks before deleting. `--yes` skips the question; without a terminal and without `--yes` the
-/// reset is refused. Returns the warnings shown with the question (not repeated afterwards).
+/// reset is refused. Returns the warnings shown with the question (not repeated afterwards), or
+/// `None` when the answer is no.
 fn confirm(
     ctx: &Ctx,
     plan: &Plan,
     cleared: &[(DevPath, Vec<String>)],
     live: bool,
     reboot: bool,
-) -> Result<HashSet<String>> {
+) -> Result<Option<HashSet<String>>> {
     if ctx.yes {
-        return Ok(HashSet::new());
+        return Ok(Some(HashSet::new()));
     }
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return Err(Error::input(
@@ -123,12 +254,38 @@ fn confirm(
                 .hint("nothing was deleted")
         })?;
     if !yes {
-        return Err(Error::input(
-            "reset_declined",
-            "reset cancelled: nothing was deleted",
-        ));
+        return Ok(None);
     }
-    Ok(plan.warnings.iter().cloned().collect())
+    Ok(Some(plan.warnings.iter().cloned().collect()))
+}
+
+/// The service actions that give back the state of every unit the reset stops or disables:
+/// `enable` for one that was enabled, `start` for one that was running (nothing when there is
+/// no systemd to ask).
+fn units_as_they_are(ctx: &Ctx, plan: &Plan) -> Result<Vec<ServiceAction>> {
+    let mut units: Vec<String> = Vec::new();
+    for step in &plan.steps {
+        if let crate::plan::Step::Service(
+            ServiceAction::Stop(u) | ServiceAction::Disable(u) | ServiceAction::DisableNow(u),
+        ) = step
+            && !units.contains(u)
+        {
+            units.push(u.clone());
+        }
+    }
+    let Some(states) = ctx.services.show(&units)? else {
+        return Ok(Vec::new());
+    };
+    let mut undo = Vec::new();
+    for (unit, state) in units.iter().zip(&states) {
+        if state.file == "enabled" {
+            undo.push(ServiceAction::Enable(unit.clone()));
+        }
+        if matches!(state.active.as_str(), "active" | "activating" | "reloading") {
+            undo.push(ServiceAction::Start(unit.clone()));
+        }
+    }
+    Ok(undo)
 }
 
 /// The values a reset clears, per file (masked), for `--json`.

@@ -224,6 +224,10 @@ pub struct Plan {
     pub steps: Vec<Step>,
     /// Things the operator should know that change nothing (shown on stderr).
     pub warnings: Vec<String>,
+    /// Service actions that put the units back as they were, should this plan be rolled back
+    /// (by its own run or, after a kill, by the next run's recovery): a reset records here the
+    /// state of the unit it stops. Recorded in the plan's journal; never previewed.
+    pub undo: Vec<ServiceAction>,
 }
 
 impl Plan {
@@ -253,6 +257,7 @@ impl Plan {
     pub fn extend(&mut self, other: Plan) {
         self.steps.extend(other.steps);
         self.warnings.extend(other.warnings);
+        self.undo.extend(other.undo);
     }
 
     pub fn is_empty(&self) -> bool {

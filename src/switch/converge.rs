@@ -32,6 +32,9 @@ pub struct Converged {
     pub problems: Vec<String>,
     /// What was found and needs no retry (the unit config.json names has no unit file).
     pub notes: Vec<String>,
+    /// The unit config.json names was not running before the switch, and is left so.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub left_stopped: bool,
 }
 
 /// Converges the services after the interrupted switch `rec`. The caller holds the lock.
@@ -48,6 +51,7 @@ pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converge
             actions: Vec::new(),
             problems,
             notes: Vec::new(),
+            left_stopped: false,
         });
     }
     // Unit files may just have been restored from the journal.
@@ -89,7 +93,33 @@ pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converge
         if s.active == "failed" {
             let _ = units.act(&ServiceAction::ResetFailed(keep.clone()))?;
         }
-        match units.act(&ServiceAction::EnableNow(keep.clone()))? {
+        // Back to the old runtime: give its unit the state it had before the switch (it need
+        // not have run: config.json may name a runtime other than the one that ran).
+        let bring = match rec.from_was {
+            Some(was) if keep == rec.from_unit => match (was.running, was.enabled) {
+                (true, true) => Some(ServiceAction::EnableNow(keep.clone())),
+                (true, false) => Some(ServiceAction::Start(keep.clone())),
+                (false, true) if !s.is_enabled() => Some(ServiceAction::Enable(keep.clone())),
+                (false, _) => None,
+            },
+            _ => Some(ServiceAction::EnableNow(keep.clone())),
+        };
+        let Some(bring) = bring else {
+            if problems.is_empty() {
+                record::remove(t.fs)?;
+            }
+            return Ok(Converged {
+                record: rec,
+                runtime,
+                actions: units.actions(),
+                problems,
+                notes,
+                left_stopped: true,
+            });
+        };
+        let starts = !matches!(bring, ServiceAction::Enable(_));
+        match units.act(&bring)? {
+            Ok(()) if !starts => {}
             Err(why) => problems.push(format!("{keep}.service did not start: {why}")),
             Ok(()) => {
                 if let Verdict::Failed { why, .. } = units.settle(&keep, Duration::ZERO)? {
@@ -107,6 +137,7 @@ pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converge
         actions: units.actions(),
         problems,
         notes,
+        left_stopped: false,
     })
 }
 
@@ -127,7 +158,13 @@ pub fn if_interrupted(t: &Target<'_>, device: &Device) -> Result<Option<Converge
     for n in &c.notes {
         t.out.warn(n);
     }
-    if c.problems.is_empty() && c.notes.is_empty() {
+    if c.problems.is_empty() && c.left_stopped {
+        t.out.status(&format!(
+            "services converged: {}.service (config.json names {}) was not running before the switch and is left so; the other unit is stopped",
+            install::unit_name(t.fs, c.runtime.spec())?,
+            c.runtime
+        ));
+    } else if c.problems.is_empty() && c.notes.is_empty() {
         t.out.status(&format!(
             "services converged: {} runs ({}.service)",
             c.runtime,

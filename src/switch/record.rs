@@ -67,6 +67,18 @@ pub struct Record {
     /// Unix seconds.
     pub started: i64,
     pub phase: Phase,
+    /// The old unit's state before the switch touched it (read right before the new unit
+    /// starts): a convergence back to the old runtime gives back that state, not "enabled and
+    /// running" (the old runtime config.json names need not be the one that ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_was: Option<Was>,
+}
+
+/// Whether a unit was running and enabled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Was {
+    pub running: bool,
+    pub enabled: bool,
 }
 
 /// `/var/lib/osctl/switch.json`.
@@ -163,6 +175,7 @@ mod tests {
             to_unit: "hermes-gateway".into(),
             pid: 42,
             started: 1_700_000_000,
+            from_was: None,
             phase: Phase::Starting,
         }
     }

@@ -157,6 +157,7 @@ impl<'a> Txn<'a> {
             from_before: None,
             to_before: None,
             record: Record {
+                from_was: None,
                 schema: 1,
                 from,
                 to: opts.to,
@@ -497,6 +498,22 @@ impl<'a> Txn<'a> {
             if self.from_before.is_none() {
                 self.from_before = old_state;
             }
+            if let Some(old) = &self.from_before {
+                self.record.from_was = Some(super::record::Was {
+                    running: old.is_running(),
+                    enabled: old.is_enabled(),
+                });
+                record::write(self.t.fs, &self.record)?;
+            }
+        }
+        // Should this run be killed from here on, the next run restores its journals, which
+        // deletes the unit file osctl wrote for the new runtime; the new unit must be disabled
+        // before that, while its file is still there (killed-switch-leaves-both-running).
+        if let (Some(before), Some(journal)) = (&self.to_before, self.journals.last())
+            && !before.is_enabled()
+            && !before.is_running()
+        {
+            journal.undo_first(&ServiceAction::DisableNow(unit.clone()))?;
         }
         self.new_started = true;
         if let Err(why) = self.units.act(&ServiceAction::EnableNow(unit.clone()))? {

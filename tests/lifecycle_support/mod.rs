@@ -70,46 +70,7 @@ pub struct Known {
 /// The defects other engineers are fixing in parallel, as this suite finds them.
 /// **Temporary**: remove an entry when its fix is on main (and the suite then fails if it
 /// still finds the violation).
-pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
-    Known {
-        id: "completed-change-undone",
-        defect: "open (engine): a run killed during the service action that follows its last write (`channel add` killed in its `try-restart`) has all its files in place but its journal not yet done, so the next run restores it; a kill or failed cleanup after the journal is done is no longer undone. Rolling forward needs the journal to record the remaining service actions",
-        matches: |v| {
-            v.invariant == "crash"
-                && v.detail.contains("had completed its change")
-                && v.detail.contains("reverted it")
-        },
-    },
-    Known {
-        id: "killed-switch-leaves-both-running",
-        defect: "narrowed (switch): a switch killed after starting the new unit is converged by restoring its journal first, which deletes the new unit's file; the convergence now stops that unit by name (it no longer runs), but its enablement outlives the file (on a real system a dangling `.wants/` link, which `systemctl disable` refuses without the file) until the unit file comes back",
-        matches: |v| {
-            v.invariant == "crash"
-                && v.context.starts_with("osctl switch ")
-                && v.detail.contains("the units converged to neither state")
-        },
-    },
-    Known {
-        id: "killed-switch-then-switch-diverges",
-        defect: "found by this suite, not yet diagnosed (switch): a switch killed at `enable --now`, followed by a switch to a third runtime whose old unit refuses to stop, ends in a state neither reference reaches (shrunk: tests/lifecycle_support/FOUND.md)",
-        matches: |v| {
-            v.invariant == "crash"
-                && v.context.starts_with("osctl switch ")
-                && v.context
-                    .contains("killed at kill-on:enable, then `switch ")
-                && v.detail.contains("did not converge to either")
-        },
-    },
-    Known {
-        id: "killed-reset-leaves-runtime-stopped",
-        defect: "found by this suite, no fix in flight (reset): a reset killed after stopping the runtime's unit is rolled back on disk by the next command, but the unit stays stopped (and enabled) until a reboot",
-        matches: |v| {
-            v.invariant == "crash"
-                && v.context.starts_with("osctl reset ")
-                && v.detail.contains("the units converged to neither state")
-        },
-    },
-];
+pub const KNOWN_OPEN_DEFECTS: &[Known] = &[];
 
 pub fn known(v: &Violation) -> Option<&'static Known> {
     KNOWN_OPEN_DEFECTS.iter().find(|k| (k.matches)(v))
