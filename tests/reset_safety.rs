@@ -401,7 +401,7 @@ fn a_file_the_reset_cannot_remove_is_named_and_the_rest_is_reset() {
             assert_eq!(doc["exit_code"], 5);
             assert_eq!(doc["error"]["code"], "reset_partly_applied");
             assert_eq!(
-                doc["error"]["paths"],
+                doc["not_removed"],
                 serde_json::json!([
                     "/root/.codex/auth.json",
                     "/root/.local/share/opencode/auth.json"

@@ -103,13 +103,9 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
 fn cancelled(ctx: &Ctx) -> Exit {
     let message = "reset cancelled; nothing changed";
     ctx.out.status(message);
-    if ctx.json {
-        ctx.out.json_doc(
-            "reset",
-            json!({"ok": false, "changed": false, "exit_code": Exit::Failed.code(),
-                   "error": {"code": "cancelled", "message": message}}),
-        );
-    }
+    // Recorded for the JSON document (`ok: false`, `error.code: cancelled`), not printed.
+    ctx.out
+        .record_error(Error::new(Exit::Failed, "cancelled", message));
     Exit::Failed
 }
 
@@ -132,28 +128,16 @@ fn apply_files(
     let mut left: Vec<(String, String)> = Vec::new();
     loop {
         let mut doc = extra.clone();
-        let partly = (!left.is_empty()).then(|| not_removed(&left));
-        if let Some(e) = &partly {
-            doc.insert("ok".into(), false.into());
-            doc.insert("exit_code".into(), e.exit.code().into());
+        if !left.is_empty() {
             doc.insert(
-                "error".into(),
-                json!({"code": e.code, "exit": e.exit.code(), "message": e.message,
-                       "causes": e.causes, "hint": e.hint,
-                       "paths": left.iter().map(|(p, _)| p).collect::<Vec<_>>()}),
+                "not_removed".into(),
+                json!(left.iter().map(|(p, _)| p).collect::<Vec<_>>()),
             );
         }
         match ctx.finish("reset", &files, doc) {
-            Ok(exit) => {
-                let Some(e) = partly else {
-                    return Ok(exit);
-                };
-                // The JSON document is out: the error goes to stderr alone.
-                let mut stderr_only = ctx.out.clone();
-                stderr_only.json = false;
-                stderr_only.error("reset", &e);
-                return Ok(e.exit);
-            }
+            Ok(exit) if left.is_empty() => return Ok(exit),
+            // The rest landed: the run ends on the partly-applied error, which names each path.
+            Ok(_) => return Err(not_removed(&left)),
             Err(e) => {
                 let path = match &e.location {
                     Some(loc)
@@ -203,7 +187,7 @@ fn without(files: Plan, path: &DevPath, runtime: &Plan) -> Plan {
 /// The partly-applied error of a reset that left paths it could not remove.
 fn not_removed(left: &[(String, String)]) -> Error {
     let mut e = Error::new(
-        Exit::RollbackIncomplete,
+        Exit::PartlyApplied,
         "reset_partly_applied",
         format!(
             "partly applied: the reset removed everything else, but could not remove {} path(s): {}",
