@@ -334,6 +334,7 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l app-token -d 'Slack\'s app-level token (socket mode)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l app-token-file -d 'Read Slack\'s app-level token from a file; `-` reads standard input' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l signing-secret -d 'Slack\'s signing secret (HTTP mode)' -r
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l signing-secret-file -d 'Read Slack\'s signing secret from a file; `-` reads standard input (keeps it off the command line, where other users of the device can read it)' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l guild-id -d 'The Discord server (guild) id' -r
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l root -d 'The device root: every device path is resolved under it, and nothing outside it is read or written. Service actions run only when it is `/`' -r -F
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l events -d 'Also write progress events as JSON lines: to this open file descriptor, or `-` for stderr (stdout stays the document\'s)' -r

@@ -174,6 +174,8 @@ fn mcp_servers_are_carried_from_every_runtime_to_every_other() {
                         "fake",
                         "--runtime",
                         from,
+                        // The device has no unit files: the runtimes count as not installed.
+                        "--force",
                         "--env",
                         "FAKE_MODE=echo",
                         "--",
@@ -194,6 +196,7 @@ fn mcp_servers_are_carried_from_every_runtime_to_every_other() {
                         "notion",
                         "--runtime",
                         from,
+                        "--force",
                         "--url",
                         "https://mcp.notion.com/mcp",
                         "--header-file",

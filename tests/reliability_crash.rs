@@ -334,7 +334,7 @@ fn scenarios(cdn: &skills_support::Cdn, cdn2: &skills_support::Cdn) -> Vec<Scena
     for rt in ["codex", "hermes", "openclaw"] {
         v.push(Scenario {
             name: format!("mcp add (remote, header) on {rt}"),
-            setup: Box::new(|root| copy_tree(&repo().join("tests/cli/mcp/_device"), root)),
+            setup: Box::new(|root| copy_tree(&repo().join("tests/cli/mcp/_installed"), root)),
             args: [
                 "mcp",
                 "add",
@@ -353,7 +353,7 @@ fn scenarios(cdn: &skills_support::Cdn, cdn2: &skills_support::Cdn) -> Vec<Scena
     }
     v.push(Scenario {
         name: "mcp remove docs on picoclaw".into(),
-        setup: Box::new(|root| copy_tree(&repo().join("tests/cli/mcp/_device"), root)),
+        setup: Box::new(|root| copy_tree(&repo().join("tests/cli/mcp/_installed"), root)),
         args: ["mcp", "remove", "docs", "--runtime", "picoclaw"]
             .map(String::from)
             .to_vec(),

@@ -367,28 +367,30 @@ def main():
     folders.append(f)
 
     # ---- command-line values ----------------------------------------------------------------------
+    # A runtime name on the command line is refused by its value parser: a usage error (exit 2),
+    # as an unknown channel is; the same name read from a file exits 1.
     f = Folder(
         "cli",
         "Command-line values (no file is planted). raw = true: %XX in an argument is the byte 0xXX; expand = true: <c*N> is c N times.",
         device="examples/presync/openclaw", exit=1,
     )
-    f.cli("switch-unknown", ["switch", "skynet"], "an unknown runtime", names="skynet")
-    f.cli("switch-empty", ["switch", ""], "an empty runtime name", names="(empty)")
-    f.cli("switch-slash", ["switch", "open/claw"], "a runtime name with a slash", names="open/claw")
-    f.cli("switch-dotdot", ["switch", "../openclaw"], "a runtime name with ..", names="../openclaw")
-    f.cli("switch-huge", ["switch", "<x*100000>"], "a 100,000-byte runtime name", names="xxxx", expand=True)
-    f.cli("switch-remote", ["switch", "openclaw-remote"], "a remote runtime", names="openclaw-remote")
-    f.cli("switch-invalid-utf8", ["switch", "open%FFclaw"], "invalid UTF-8", raw=True, names="open")
-    f.cli("presync-unknown", ["presync", "skynet"], "an unknown runtime", names="skynet")
-    f.cli("presync-empty", ["presync", ""], "an empty runtime name", names="(empty)")
-    f.cli("presync-dotdot", ["presync", "../../etc"], "a runtime name with ..", names="../../etc")
-    f.cli("presync-invalid-utf8", ["presync", "%C3%28"], "invalid UTF-8", raw=True, names="(")
-    f.cli("migrate-unknown", ["migrate", "--from", "openclaw", "--to", "skynet"], "an unknown destination", names="skynet")
-    f.cli("migrate-slash", ["migrate", "--from", "a/b", "--to", "hermes"], "a source name with a slash", names="a/b")
-    f.cli("migrate-huge", ["migrate", "--from", "openclaw", "--to", "<h*100000>"], "a 100,000-byte name", names="hhhh", expand=True)
-    f.cli("migrate-invalid-utf8", ["migrate", "--from", "%FF", "--to", "hermes"], "invalid UTF-8", raw=True, names="not a runtime")
-    f.cli("skills-runtime-unknown", ["skills", "list", "--runtime", "skynet"], "an unknown runtime", names="skynet")
-    f.cli("skills-runtime-empty", ["skills", "sync", "--runtime", ""], "an empty runtime name", names="(empty)")
+    f.cli("switch-unknown", ["switch", "skynet"], "an unknown runtime", names="skynet", exit=2)
+    f.cli("switch-empty", ["switch", ""], "an empty runtime name", names="(empty)", exit=2)
+    f.cli("switch-slash", ["switch", "open/claw"], "a runtime name with a slash", names="open/claw", exit=2)
+    f.cli("switch-dotdot", ["switch", "../openclaw"], "a runtime name with ..", names="../openclaw", exit=2)
+    f.cli("switch-huge", ["switch", "<x*100000>"], "a 100,000-byte runtime name", names="xxxx", expand=True, exit=2)
+    f.cli("switch-remote", ["switch", "openclaw-remote"], "a remote runtime", names="openclaw-remote", exit=2)
+    f.cli("switch-invalid-utf8", ["switch", "open%FFclaw"], "invalid UTF-8", raw=True, names="open", exit=2)
+    f.cli("presync-unknown", ["presync", "skynet"], "an unknown runtime", names="skynet", exit=2)
+    f.cli("presync-empty", ["presync", ""], "an empty runtime name", names="(empty)", exit=2)
+    f.cli("presync-dotdot", ["presync", "../../etc"], "a runtime name with ..", names="../../etc", exit=2)
+    f.cli("presync-invalid-utf8", ["presync", "%C3%28"], "invalid UTF-8", raw=True, names="(", exit=2)
+    f.cli("migrate-unknown", ["migrate", "--from", "openclaw", "--to", "skynet"], "an unknown destination", names="skynet", exit=2)
+    f.cli("migrate-slash", ["migrate", "--from", "a/b", "--to", "hermes"], "a source name with a slash", names="a/b", exit=2)
+    f.cli("migrate-huge", ["migrate", "--from", "openclaw", "--to", "<h*100000>"], "a 100,000-byte name", names="hhhh", expand=True, exit=2)
+    f.cli("migrate-invalid-utf8", ["migrate", "--from", "%FF", "--to", "hermes"], "invalid UTF-8", raw=True, names="not a runtime", exit=2)
+    f.cli("skills-runtime-unknown", ["skills", "list", "--runtime", "skynet"], "an unknown runtime", names="skynet", exit=2)
+    f.cli("skills-runtime-empty", ["skills", "sync", "--runtime", ""], "an empty runtime name", names="(empty)", exit=2)
     f.cli("skills-metadata-url-bad", ["skills", "sync", "--metadata-url", "not a url"], "a metadata URL that is not a URL", names="not a url")
     f.cli("skills-metadata-url-file", ["skills", "sync", "--metadata-url", "file:///etc/passwd"], "a file: URL", names="file:///etc/passwd")
     f.cli("skills-timeout-zero", ["skills", "sync", "--timeout", "0"], "a zero timeout", exit=2)

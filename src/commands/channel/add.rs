@@ -66,18 +66,19 @@ pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
 }
 
 fn creds(args: &AddArgs) -> Result<Creds> {
-    if args
-        .token_file
-        .as_deref()
-        .is_some_and(|p| p.as_os_str() == "-")
-        && args
-            .app_token_file
-            .as_deref()
-            .is_some_and(|p| p.as_os_str() == "-")
-    {
+    let stdin = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    let readers = [
+        &args.token_file,
+        &args.app_token_file,
+        &args.signing_secret_file,
+    ]
+    .into_iter()
+    .filter(|p| stdin(p))
+    .count();
+    if readers > 1 {
         return Err(Error::input(
             "bad_arguments",
-            "--token-file and --app-token-file cannot both read standard input",
+            "only one of --token-file, --app-token-file and --signing-secret-file can read standard input",
         ));
     }
     let from_file = |path: &Option<std::path::PathBuf>| -> Result<Option<String>> {
@@ -102,7 +103,10 @@ fn creds(args: &AddArgs) -> Result<Creds> {
             Some(t) => Some(t.clone()),
             None => from_file(&args.app_token_file)?,
         },
-        signing_secret: args.signing_secret.clone(),
+        signing_secret: match &args.signing_secret {
+            Some(t) => Some(t.clone()),
+            None => from_file(&args.signing_secret_file)?,
+        },
         guild_id: args.guild_id.clone(),
     })
 }

@@ -73,8 +73,13 @@ pub struct AddArgs {
     pub app_token_file: Option<PathBuf>,
 
     /// Slack's signing secret (HTTP mode).
-    #[arg(long, value_name = "SECRET")]
+    #[arg(long, value_name = "SECRET", conflicts_with = "signing_secret_file")]
     pub signing_secret: Option<String>,
+
+    /// Read Slack's signing secret from a file; `-` reads standard input (keeps it off the
+    /// command line, where other users of the device can read it).
+    #[arg(long, value_name = "FILE")]
+    pub signing_secret_file: Option<PathBuf>,
 
     /// The Discord server (guild) id.
     #[arg(long, value_name = "ID")]

@@ -180,19 +180,23 @@ class Osctl(object):
                 f.write("%s\n" % line)
         return path
 
-    def argv(self, args, preview):
-        base = [self.path, "--root", self.root, "--json", "--color", "never",
-                "--lock-timeout", str(self.lock_timeout)]
-        if preview:
-            base.append("--dry-run")
+    def argv(self, args, preview, read=False):
+        """osctl's command line. A read command (status, doctor) takes no lock and previews
+        nothing, and osctl refuses a global option that does not apply to a command (exit 2),
+        so it gets neither --lock-timeout nor --dry-run."""
+        base = [self.path, "--root", self.root, "--json", "--color", "never"]
+        if not read:
+            base += ["--lock-timeout", str(self.lock_timeout)]
+            if preview:
+                base.append("--dry-run")
         return base + list(args)
 
-    def run_raw(self, args, preview=False):
+    def run_raw(self, args, preview=False, read=False):
         """Runs osctl; returns (rc, document or None, stderr)."""
         if not os.path.exists(self.path):
             self.module.fail_json(msg="osctl not found at %s (option osctl_path)" % self.path)
         rc, out, err = self.module.run_command(
-            self.argv(args, preview), environ_update=dict(NO_COLOR="1", LC_ALL="C.UTF-8"))
+            self.argv(args, preview, read), environ_update=dict(NO_COLOR="1", LC_ALL="C.UTF-8"))
         return rc, parse_document(out), err
 
     def run(self, args, extra=None):

@@ -15,9 +15,9 @@ description:
     channel it cannot run is refused and nothing is written), then the credentials go into
     config.json, then the runtime gets them.
   - O(state=absent) runs C(osctl channel remove).
-  - Tokens reach osctl through a file only the module can read (C(--token-file),
-    C(--app-token-file)), never on its command line. Slack's O(signing_secret) has no file form
-    in osctl and is passed as C(--signing-secret); prefer socket mode (O(app_token)).
+  - Tokens and Slack's signing secret reach osctl through a file only the module can read
+    (C(--token-file), C(--app-token-file), C(--signing-secret-file)), never on its command
+    line.
 version_added: "0.1.0"
 author: osctl contributors (!UNKNOWN)
 extends_documentation_fragment: osctl.device.osctl
@@ -122,7 +122,7 @@ def main():
     if p["app_token"]:
         args += ["--app-token-file", osctl.secret_file([p["app_token"]])]
     if p["signing_secret"]:
-        args += ["--signing-secret", p["signing_secret"]]
+        args += ["--signing-secret-file", osctl.secret_file([p["signing_secret"]])]
     if p["user_id"]:
         args += ["--user-id", p["user_id"]]
     if p["guild_id"]:

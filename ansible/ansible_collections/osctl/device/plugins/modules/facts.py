@@ -64,7 +64,7 @@ def main():
     spec.update(doctor=dict(type="bool", default=True))
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
     osctl = Osctl(module)
-    rc, status, err = osctl.run_raw(["status"])
+    rc, status, err = osctl.run_raw(["status"], read=True)
     if status is None or rc != 0:
         module.fail_json(msg=error_message(status or {}, rc, err), rc=rc)
     facts = dict(status=status, doctor=None)
@@ -74,7 +74,7 @@ def main():
         # doctor is newer than status: an osctl without it answers its --help with a usage error.
         hrc, dummy, dummy = module.run_command([osctl.path, "doctor", "--help"])
         if hrc == 0:
-            drc, doc, err = osctl.run_raw(["doctor"])
+            drc, doc, err = osctl.run_raw(["doctor"], read=True)
             if doc is None:
                 module.fail_json(msg="osctl doctor: " + error_message({}, drc, err), rc=drc)
             facts["doctor"] = doc
