@@ -364,6 +364,7 @@ cases! {
     regression_rolled_back_switch_starts_an_old_unit_that_was_only_enabled => "rolled_back_switch_starts_an_old_unit_that_was_only_enabled",
     regression_killed_switch_converges_to_a_unit_that_never_ran => "killed_switch_converges_to_a_unit_that_never_ran",
     regression_killed_switch_then_switch_diverges => "killed_switch_then_switch_diverges",
+    regression_killed_boot_then_reset_leaves_an_emptied_mcp_container => "killed_boot_then_reset_leaves_an_emptied_mcp_container",
 }
 
 // ---- the suite's own machinery: each check must be able to fail ----

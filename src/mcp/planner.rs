@@ -130,6 +130,31 @@ pub fn remove_entries(
     names: &[String],
     reason: &str,
 ) -> Result<bool> {
+    remove(draft, layout, rt, names, false, reason)
+}
+
+/// [`remove_entries`], then drops the container (and each folder-like parent above it) that the
+/// removal left empty, so the file is as it was before its first server was added: what a
+/// factory reset wants (a device whose owner never added a server has no container). Returns
+/// whether the file changed.
+pub fn remove_entries_and_emptied_container(
+    draft: &mut Draft<'_>,
+    layout: &Layout,
+    rt: &Runtime,
+    names: &[String],
+    reason: &str,
+) -> Result<bool> {
+    remove(draft, layout, rt, names, true, reason)
+}
+
+fn remove(
+    draft: &mut Draft<'_>,
+    layout: &Layout,
+    rt: &Runtime,
+    names: &[String],
+    prune: bool,
+    reason: &str,
+) -> Result<bool> {
     let file = layout.path(rt.mcp.file);
     if !draft.exists(&file)? {
         return Ok(false);
@@ -144,6 +169,17 @@ pub fn remove_entries(
     }
     if !changed {
         return Ok(false);
+    }
+    if prune {
+        let mut path: Vec<&str> = rt.mcp.path.to_vec();
+        while !path.is_empty()
+            && doc
+                .get(&path)
+                .is_some_and(|v| v.as_object().is_some_and(|m| m.is_empty()))
+        {
+            doc.remove(&path)?;
+            path.pop();
+        }
     }
     draft.write(&file, doc.text(), mode(rt, &[]), reason)
 }

@@ -9,9 +9,11 @@
 //! 1. **Channels**, by the channel planner ([`channel::native::plan_remove`], what `channel
 //!    remove` does for each channel): openclaw `channels.*`, hermes' channel variables,
 //!    picoclaw's `channel_list`.
-//! 2. **MCP servers**, by the MCP planner ([`planner::remove_entries`]): every server of every
-//!    runtime's container. The image ships none; each one was added by the owner (`mcp add`,
-//!    a user tool, a connector) or carried over from another runtime on a switch.
+//! 2. **MCP servers**, by the MCP planner ([`planner::remove_entries_and_emptied_container`]):
+//!    every server of every runtime's container, and the container when that leaves it empty
+//!    (the file is then as it was before the first server came). The image ships none; each
+//!    one was added by the owner (`mcp add`, a user tool, a connector) or carried over from
+//!    another runtime on a switch.
 //! 3. **Every value that came from config.json** ([`OwnerValues`]: channel credentials, the
 //!    LLM key and a BYO endpoint, tokens, user-tool URLs and headers), wherever presync or the
 //!    LLM carry-over put it: a key of a native file whose value (or name) holds one is removed,
@@ -239,7 +241,13 @@ impl Planner<'_, '_> {
         for rt in REGISTRY {
             let servers = reader::read(&self.draft, self.layout, rt)?;
             let names: Vec<String> = servers.servers.iter().map(|s| s.name.clone()).collect();
-            planner::remove_entries(&mut self.draft, self.layout, rt, &names, why)?;
+            planner::remove_entries_and_emptied_container(
+                &mut self.draft,
+                self.layout,
+                rt,
+                &names,
+                why,
+            )?;
         }
         let values = OwnerValues::from_config(&device.config);
         if !values.is_empty() {

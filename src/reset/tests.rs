@@ -686,3 +686,34 @@ fn regression_reset_left_the_record_of_the_owners_mcp_tools() {
         deleted(&planned.combined())
     );
 }
+
+#[test]
+fn regression_reset_left_an_emptied_mcp_container_behind() {
+    // Found by the lifecycle suite (a boot killed before its MCP step, then a reset, ended
+    // unlike the same reset after a whole boot): removing the owner's last server left
+    // `"mcp": {"servers": {}}` in openclaw.json and `mcp_servers: {}` in hermes' config.yaml,
+    // which a device whose owner never added a server does not have. A container that still
+    // holds something of the runtime's own stays.
+    let (d, fs) = device("hermes");
+    let r = d.path();
+    write(
+        r,
+        "/root/.hermes/config.yaml",
+        "# hermes\nmcp_servers:\n  notion:\n    url: https://mcp.notion.com/mcp\nterminal:\n  cwd: /root/.hermes\n",
+    );
+    write(
+        r,
+        "/root/.openclaw/openclaw.json",
+        "{\n  // mine\n  \"gateway\": {\"port\": 18789},\n  \"mcp\": {\"servers\": {\"notion\": {\"url\": \"https://mcp.notion.com/mcp\"}}, \"timeoutMs\": 5000}\n}\n",
+    );
+    let planned = plan_for(&fs, true).unwrap();
+    apply_plan(&fs, &planned.files);
+    let yaml = std::fs::read_to_string(r.join("root/.hermes/config.yaml")).unwrap();
+    assert_eq!(yaml, "# hermes\nterminal:\n  cwd: /root/.hermes\n");
+    let oc = std::fs::read_to_string(r.join("root/.openclaw/openclaw.json")).unwrap();
+    assert!(!oc.contains("notion") && !oc.contains("servers"), "{oc}");
+    assert!(
+        oc.contains("\"timeoutMs\": 5000") && oc.contains("// mine"),
+        "{oc}"
+    );
+}

@@ -166,7 +166,24 @@ pub fn describe_diff(expected: &Tree, got: &Tree) -> String {
         .filter(|(k, v)| got.get(*k).is_some_and(|g| g != *v))
         .map(|(k, _)| k)
         .collect();
-    format!("missing: {missing:?}\n  unexpected: {extra:?}\n  differ: {differ:?}")
+    let mut text = format!("missing: {missing:?}\n  unexpected: {extra:?}\n  differ: {differ:?}");
+    // `OSCTL_SHOW_DIFF=1`: what differs, line by line (to diagnose a finding; off by default,
+    // as the files may be long).
+    if std::env::var_os("OSCTL_SHOW_DIFF").is_some() {
+        for k in &differ {
+            if let (Some(Node::File(a, _)), Some(Node::File(b, _))) =
+                (expected.get(*k), got.get(*k))
+            {
+                let (a, b) = (String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+                let diff = similar::TextDiff::from_lines(a.as_ref(), b.as_ref());
+                text.push_str(&format!(
+                    "\n  --- {k} (expected)\n  +++ {k} (got)\n{}",
+                    diff.unified_diff().context_radius(1)
+                ));
+            }
+        }
+    }
+    text
 }
 
 /// Copies a tree, keeping modes and links.
