@@ -98,7 +98,7 @@ const TOKEN: &str = "Bearer osctl_oracle_0123456789abcdef";
 fn device(rt: &str, fake_mcp: &Path) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("device");
-    copy_tree(&repo().join("tests/cli/mcp/_device"), &root);
+    copy_tree(&repo().join("tests/cli/mcp/_installed"), &root);
     for entry in walkdir::WalkDir::new(&root) {
         let entry = entry.unwrap();
         if entry.file_type().is_file() {
