@@ -56,6 +56,8 @@ Exit status:
        message and the JSON list which
   6    busy: another osctl run holds the device lock
   101  internal error (a bug)
+  130  interrupted (SIGINT, SIGTERM, SIGHUP) during a change; what it had changed was rolled
+       back (a change past its commit point is finished first)
 
 Environment:
   OSCTL_ROOT       default for --root

@@ -28,6 +28,8 @@ pub enum Exit {
     Busy = 6,
     /// Internal error (a bug).
     Internal = 101,
+    /// Interrupted (SIGINT, SIGTERM, SIGHUP) during a change, which was rolled back.
+    Interrupted = 130,
 }
 
 /// Every exit code osctl produces, in the order of the `--help` table.
@@ -40,6 +42,7 @@ pub const ALL: &[Exit] = &[
     Exit::PartlyApplied,
     Exit::Busy,
     Exit::Internal,
+    Exit::Interrupted,
 ];
 
 impl Exit {

@@ -5,6 +5,8 @@
 //! - `fail-write:N`: the Nth file step of an apply fails with an I/O error (rollback, exit 4);
 //! - `abort-write:N`: the process aborts (no destructors, like a power cut) before the Nth file
 //!   step, leaving the journal behind;
+//! - `signal-write:N:SIG` (SIG one of INT, TERM, HUP): osctl sends itself that signal before
+//!   the Nth file step, through the real handler (the interrupt tests: rollback, exit 130);
 //! - `abort-before-done`: the process aborts after the last write of an apply, before its
 //!   journal is marked done (the window between the change landing and being recorded);
 //! - `fail-done`: marking a journal done fails (the run rolls back);
@@ -52,6 +54,22 @@ mod imp {
             && k.parse() == Ok(n)
         {
             std::process::abort();
+        }
+        if let Some((k, sig)) = f
+            .strip_prefix("signal-write:")
+            .and_then(|rest| rest.split_once(':'))
+            && k.parse() == Ok(n)
+        {
+            let sig = match sig {
+                "INT" => libc::SIGINT,
+                "TERM" => libc::SIGTERM,
+                "HUP" => libc::SIGHUP,
+                other => panic!("OSCTL_FAULT=signal-write: unknown signal {other}"),
+            };
+            // SAFETY: raise(3) sends a signal to this process; its handler only sets flags.
+            unsafe {
+                libc::raise(sig);
+            }
         }
         Ok(())
     }

@@ -154,6 +154,24 @@ fn events_sink(spec: &str) -> error::Result<Box<dyn std::io::Write + Send>> {
         .map_err(|e| bad().cause(e.to_string()))
 }
 
+/// For the panic hook: under `--json`, the document of a run that panicked (exit 101), since one
+/// document is promised whatever happens. (`--json` output is written only at the end of a
+/// run, so nothing else is on stdout yet.)
+pub fn panic_document(args: &[OsString], message: &str) {
+    if !wants_json(args) {
+        return;
+    }
+    let out = Printer::new(true, false, 0, output::ColorChoice::Never, true);
+    out.record_error(
+        error::Error::internal(format!("internal error (a bug in osctl): {message}"))
+            .hint("please report it with the command line and `osctl --version`"),
+    );
+    let name = command_words(args);
+    let flag = |f: &str| wants_flag(args, f);
+    let mode = commands::mode_of(&name, flag("--check"), flag("--dry-run") || flag("-n"));
+    out.write_document(&name, mode, error::Exit::Internal.code(), Path::new("/"));
+}
+
 /// Runs osctl with these arguments and returns the process exit code. With `--json` the run's
 /// one document (`output::Report` in its envelope) is written here, once, at the end.
 pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Option<String>) -> i32 {
@@ -192,6 +210,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
         }
     };
     fault::at_start();
+    system::interrupt::install();
     let g = &cli.global;
     let mut out = Printer::new(g.json, g.quiet, g.verbose, g.color, no_color_env);
     let name = commands::name(&cli.command);

@@ -3,15 +3,15 @@
 fn main() {
     // A panic is a bug: say so, and exit with the documented code 101 (the release profile
     // aborts on panic, which would otherwise end the process with SIGABRT).
-    std::panic::set_hook(Box::new(|info| {
-        let text = info.to_string();
-        eprintln!(
-            "error: internal error (a bug in osctl): {}",
-            osctl::redact::redact(&text)
-        );
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let hook_args = args.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = osctl::redact::redact(&info.to_string()).into_owned();
+        eprintln!("error: internal error (a bug in osctl): {text}");
         eprintln!("\nhint: please report it with the command line and `osctl --version`");
+        osctl::panic_document(&hook_args, &text);
         std::process::exit(101);
     }));
     let env = |name: &str| std::env::var(name).ok();
-    std::process::exit(osctl::run(std::env::args_os(), &env));
+    std::process::exit(osctl::run(args, &env));
 }

@@ -297,7 +297,7 @@ impl Printer {
                 // Partly applied: something landed unless the command says otherwise.
                 5 => report.changed.unwrap_or(true),
                 101 => report.changed.unwrap_or(false),
-                // Refused, usage, rolled back, busy: nothing changed, by those codes' meaning.
+                // Refused, usage, rolled back, busy, interrupted: nothing changed, by those codes' meaning.
                 _ => false,
             },
             _ => false,

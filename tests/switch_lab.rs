@@ -522,6 +522,63 @@ fn of_two_concurrent_switches_one_is_busy() {
     );
 }
 
+/// Ctrl-C (here SIGTERM, as `systemctl stop` or a playbook's timeout sends) while the installer
+/// runs: osctl stops the installer's whole process group, rolls the switch back and exits 130.
+#[test]
+fn a_switch_interrupted_during_its_installer_stops_it_and_rolls_back() {
+    let Some(d) = Device::boot("switch-interrupted") else {
+        return;
+    };
+    d.lab.write(
+        "/etc/systemd/system/hermes-gateway.service",
+        unit("/usr/local/bin/hermes gateway", ""),
+        0o644,
+    );
+    d.ok(&["systemctl", "daemon-reload"]);
+    d.installer(
+        "/root/slow-install.sh",
+        "sleep 60 &\necho $! > /run/installer-child.pid\ntouch /run/installing\nwait",
+    );
+    std::thread::scope(|s| {
+        let switch = s.spawn(|| {
+            d.osctl(&[
+                "--json",
+                "switch",
+                "hermes",
+                "--installer",
+                "/root/slow-install.sh",
+            ])
+        });
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !d.exists("/run/installing") {
+            assert!(
+                Instant::now() < deadline,
+                "the switch never started installing"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        d.ok(&[
+            "sh",
+            "-c",
+            "for p in /proc/[0-9]*; do [ \"$(cat $p/comm 2>/dev/null)\" = osctl ] && kill -TERM ${p#/proc/}; done; true",
+        ]);
+        let started = Instant::now();
+        let out = switch.join().unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "osctl stopped promptly"
+        );
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+        let last = json_lines(&out).pop().unwrap();
+        assert_eq!(last["error"]["code"], "interrupted", "{last}");
+    });
+    let gone = d
+        .lab
+        .exec(&["sh", "-c", "! kill -0 $(cat /run/installer-child.pid)"]);
+    assert!(gone.status.success(), "the installer's child still runs");
+    d.assert_rolled_back();
+}
+
 #[test]
 fn a_switch_killed_midway_is_converged_by_the_next_run() {
     let Some(d) = Device::boot("switch-sigkill") else {

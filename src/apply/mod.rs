@@ -26,6 +26,7 @@ use crate::error::{Error, Exit, Result};
 use crate::output::Printer;
 use crate::plan::{CommandAction, FileChange, FileState, Plan, Step};
 use crate::system::fs::{Kind, RootFs};
+use crate::system::interrupt;
 use crate::system::path::DevPath;
 use crate::system::process::{self, Run};
 use crate::system::services::{Ran, Services};
@@ -83,6 +84,8 @@ pub fn needs_journal(plan: &Plan, fs: &RootFs, services: &Services) -> bool {
 /// the journal records that every write landed ([`Journal::written`]): a kill from there on is
 /// rolled forward by the next run, not back.
 pub fn apply(target: &Target<'_>, plan: &Plan) -> Result<Applied> {
+    // A signal from here on is deferred to the safe points below (system::interrupt).
+    let _change = interrupt::Change::begin();
     let journal = if needs_journal(plan, target.fs, target.services) {
         let touches: Vec<Touch> = plan.file_changes().map(Touch::of).collect();
         Some(Journal::begin_undoable(
@@ -98,6 +101,13 @@ pub fn apply(target: &Target<'_>, plan: &Plan) -> Result<Applied> {
     let mut work = Work::default();
     let mut applied = Applied::default();
     for (i, step) in plan.steps.iter().enumerate() {
+        // A safe point: up to the commit point an interrupt rolls the change back; after it,
+        // the change is finished (the journal already says every write landed).
+        if last_write.is_some_and(|last| i <= last)
+            && let Err(err) = interrupt::check()
+        {
+            return Err(roll_back(target, journal, &work, err));
+        }
         if let (Some(j), Some(last)) = (&journal, last_write)
             && i == last + 1
         {
@@ -141,6 +151,14 @@ pub fn apply(target: &Target<'_>, plan: &Plan) -> Result<Applied> {
     if let Err(err) = work.flush() {
         return Err(roll_back(target, journal, &work, err));
     }
+    if let Some(sig) = interrupt::pending() {
+        let warning = format!(
+            "{} arrived after every write had landed: the change was finished, not rolled back",
+            interrupt::signal_name(sig)
+        );
+        target.out.warn(&warning);
+        applied.warnings.push(warning);
+    }
     if let Some(j) = journal {
         if let Err(err) = j.done() {
             return Err(roll_back(target, Some(j), &work, err));
@@ -180,7 +198,10 @@ fn roll_back(target: &Target<'_>, journal: Option<Journal>, work: &Work, err: Er
         for dir in work.created.iter().rev() {
             let _ = std::fs::remove_dir(dir);
         }
-        let mut e = err.with_exit(Exit::RolledBack);
+        let mut e = {
+            let exit = rolled_back_exit(&err);
+            err.with_exit(exit)
+        };
         e.causes.push("nothing was changed".into());
         return e;
     };
@@ -192,7 +213,10 @@ fn roll_back(target: &Target<'_>, journal: Option<Journal>, work: &Work, err: Er
     let undo = journal.undo();
     let err = match journal.rollback(fs) {
         Ok(outcome) if outcome.left.is_empty() => {
-            let mut e = err.with_exit(Exit::RolledBack);
+            let mut e = {
+                let exit = rolled_back_exit(&err);
+                err.with_exit(exit)
+            };
             e.causes
                 .push("every file osctl had changed was restored".into());
             e.causes.extend(outcome.cleanup);
@@ -221,6 +245,14 @@ fn roll_back(target: &Target<'_>, journal: Option<Journal>, work: &Work, err: Er
     };
     // The files first: a unit started again reads them.
     put_units_back(target, undo, err)
+}
+
+/// The exit of a run that was rolled back whole: 130 if a signal stopped it, else 4.
+pub fn rolled_back_exit(err: &Error) -> Exit {
+    match err.exit {
+        Exit::Interrupted => Exit::Interrupted,
+        _ => Exit::RolledBack,
+    }
 }
 
 /// Runs the journal's undo actions after a failed run (they are recorded for a kill as well):

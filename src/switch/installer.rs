@@ -269,6 +269,7 @@ pub fn run(
     let mut spec = Run::new(&argv, timeout);
     spec.env = &env;
     spec.clean_env = true;
+    spec.interruptible = true;
     let ticker = Ticker::start(out, format!("installing {} with {what}", rt.name));
     let started = log_time();
     let result = process::run(&spec);

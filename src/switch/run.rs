@@ -23,6 +23,7 @@ use crate::device::{Device, config};
 use crate::error::{Error, Exit, Result};
 use crate::plan::{Draft, Plan, ServiceAction, Step};
 use crate::runtime::{Loc, Runtime, RuntimeId, install, runtime_lib_dir};
+use crate::system::interrupt;
 use crate::system::path::DevPath;
 use crate::system::process::{self, Run};
 
@@ -77,6 +78,8 @@ pub fn run(
     prepared: Option<Prepared>,
     fetch: &dyn Fn(&str) -> Result<Vec<u8>>,
 ) -> std::result::Result<Outcome, Failure> {
+    // Signals are deferred to the safe points (each phase, each step) until the commit point.
+    let _change = interrupt::Change::begin();
     let units = Units::new(t.services, t.out);
     let mut txn = match Txn::new(t, &units, device, from, opts, prepared, fetch) {
         Ok(txn) => txn,
@@ -93,7 +96,15 @@ pub fn run(
         Err(err) => return Err(txn.roll_back(err)),
     }
     match txn.finish() {
-        Ok(()) => Ok(txn.outcome()),
+        Ok(()) => {
+            if let Some(sig) = interrupt::pending() {
+                txn.warn(format!(
+                    "{} arrived after config.json was written: the switch was finished, not rolled back",
+                    interrupt::signal_name(sig)
+                ));
+            }
+            Ok(txn.outcome())
+        }
         Err(error) => Err(Failure {
             error,
             rolled_back: false,
@@ -180,7 +191,12 @@ impl<'a> Txn<'a> {
         })
     }
 
+    /// Records the phase the switch enters. Every phase before the commit point is a safe point:
+    /// an interrupt stops the switch there, and the rollback (a phase too) runs regardless.
     fn phase(&mut self, phase: Phase) -> Result<()> {
+        if phase != Phase::RollingBack {
+            interrupt::check()?;
+        }
         self.record.phase = phase;
         record::write(self.t.fs, &self.record)
     }
@@ -349,6 +365,7 @@ impl<'a> Txn<'a> {
     /// Applies a plan's steps in order (files through the switch's journals).
     fn apply(&mut self, plan: &Plan) -> Result<()> {
         for step in &plan.steps {
+            interrupt::check()?;
             match step {
                 Step::File(change) => {
                     self.t
@@ -566,6 +583,7 @@ impl<'a> Txn<'a> {
         for attempt in 1..=tries {
             let mut spec = Run::new(&argv, READY_TIMEOUT);
             spec.clean_env = true;
+            spec.interruptible = true;
             let out = process::run(&spec)?;
             if out.success() {
                 self.status(&format!(
@@ -589,6 +607,7 @@ impl<'a> Txn<'a> {
                 .detail(&format!("ready hook, try {attempt}/{tries}: {last}"));
             if attempt < tries {
                 std::thread::sleep(self.opts.ready_interval);
+                interrupt::check()?;
             }
         }
         Err(Error::new(
@@ -652,7 +671,10 @@ impl<'a> Txn<'a> {
         let actions = self.units.actions();
         if problems.is_empty() {
             let _ = record::remove(self.t.fs);
-            let mut e = err.with_exit(Exit::RolledBack);
+            let mut e = {
+                let exit = crate::apply::rolled_back_exit(&err);
+                err.with_exit(exit)
+            };
             e.causes.push(format!(
                 "rolled back: config.json still names {}, every file osctl wrote is as it was{}",
                 self.from.name,

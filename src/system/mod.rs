@@ -2,10 +2,11 @@
 //!
 //! Nothing else in osctl touches the host directly: commands and planners go through
 //! [`fs::RootFs`] for files, [`services::Services`] for systemd, [`process`] for programs and
-//! [`http`] for the network, so `--root` is honoured everywhere and tests can replace each one.
+//! [`http`] for the network ([`interrupt`] for signals), so `--root` is honoured everywhere and tests can replace each one.
 
 pub mod fs;
 pub mod http;
+pub mod interrupt;
 pub mod mounts;
 pub mod path;
 pub mod process;

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
+use crate::system::interrupt;
 
 /// What a finished program left behind.
 #[derive(Clone, Debug)]
@@ -57,6 +58,10 @@ pub struct Run<'a> {
     pub cwd: Option<&'a Path>,
     pub stdin: Option<&'a [u8]>,
     pub timeout: Duration,
+    /// Stopped (its process group killed) when an interrupt arrives while it runs: for
+    /// programs a change waits for before its commit point (an installer, a ready hook). The
+    /// group is its own, so the terminal's Ctrl-C does not reach it otherwise.
+    pub interruptible: bool,
 }
 
 impl<'a> Run<'a> {
@@ -68,6 +73,7 @@ impl<'a> Run<'a> {
             cwd: None,
             stdin: None,
             timeout,
+            interruptible: false,
         }
     }
 }
@@ -131,17 +137,25 @@ pub fn run(spec: &Run<'_>) -> Result<Output> {
         buf
     });
     let mut timed_out = false;
+    let mut interrupted = None;
+    let kill_group = |child: &mut std::process::Child| {
+        // SAFETY: kill(2) with a negative pid signals the process group we created above.
+        unsafe {
+            libc::kill(-(child.id() as i32), libc::SIGKILL);
+        }
+        let _ = child.kill();
+        child.wait().ok()
+    };
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) if started.elapsed() >= spec.timeout => {
                 timed_out = true;
-                // SAFETY: kill(2) with a negative pid signals the process group we created above.
-                unsafe {
-                    libc::kill(-(child.id() as i32), libc::SIGKILL);
-                }
-                let _ = child.kill();
-                break child.wait().ok();
+                break kill_group(&mut child);
+            }
+            Ok(None) if spec.interruptible && interrupt::pending().is_some() => {
+                interrupted = interrupt::pending();
+                break kill_group(&mut child);
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(2)),
             Err(e) => {
@@ -154,6 +168,9 @@ pub fn run(spec: &Run<'_>) -> Result<Output> {
     };
     let stdout = out_reader.join().unwrap_or_default();
     let stderr = err_reader.join().unwrap_or_default();
+    if let Some(sig) = interrupted {
+        return Err(interrupt::interrupted(sig).cause(format!("{program} was stopped")));
+    }
     Ok(Output {
         code: if timed_out {
             None
