@@ -212,7 +212,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
     fault::at_start();
     system::interrupt::install();
     let g = &cli.global;
-    let mut out = Printer::new(g.json, g.quiet, g.verbose, g.color, no_color_env);
+    let mut out =
+        Printer::new(g.json, g.quiet, g.verbose, g.color, no_color_env).with_root(&g.root);
     let name = commands::name(&cli.command);
     let mode = commands::mode(&cli.command, g);
     let result = match g.events.as_deref().map(events_sink).transpose() {

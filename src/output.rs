@@ -13,12 +13,12 @@
 //! carries meaning on its own.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Exit};
+use crate::error::{Error, Exit, Location};
 use crate::redact::redact;
 
 /// `--color`.
@@ -105,6 +105,8 @@ pub struct Printer {
     color_err: bool,
     report: Arc<Mutex<Report>>,
     events: Option<EventSink>,
+    /// `--root` when it is not `/`: an error's file is shown as the path the user can open.
+    root: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Printer {
@@ -154,7 +156,14 @@ impl Printer {
             color_err: stream_color(color, no_color_env, &std::io::stderr()),
             report: Arc::default(),
             events: None,
+            root: None,
         }
+    }
+
+    /// The device's `--root`: errors then name their file as it is under it.
+    pub fn with_root(mut self, root: &Path) -> Self {
+        self.root = (root != Path::new("/")).then(|| root.to_path_buf());
+        self
     }
 
     /// Sends `--events` lines to this writer (a file descriptor, or stderr for `-`).
@@ -244,10 +253,20 @@ impl Printer {
     /// error, for the document's `error`.
     pub fn error(&self, err: &Error) {
         let mut text = format!("{} {}", self.paint_err("error:", Style::Bad), err.message);
-        if let Some(loc) = &err.location
-            && loc.line.is_some()
-        {
-            text.push_str(&format!("\n  at {loc}"));
+        if let Some(loc) = &err.location {
+            // The message speaks of the device's paths; under `--root` the file is also shown
+            // where the user can open it.
+            match &self.root {
+                Some(root) => {
+                    let host = Location {
+                        file: host_path(root, &loc.file),
+                        ..loc.clone()
+                    };
+                    text.push_str(&format!("\n  at {host}"));
+                }
+                None if loc.line.is_some() => text.push_str(&format!("\n  at {loc}")),
+                None => {}
+            }
         }
         for cause in &err.causes {
             if !cause.is_empty() {
