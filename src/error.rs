@@ -8,7 +8,7 @@
 use std::fmt;
 use std::path::Path;
 
-/// The documented process exit codes (ARCHITECTURE.md section 4, README "Exit codes").
+/// The documented process exit codes (README "Exit codes").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
     /// Success, including "nothing to do" and a dry run.

@@ -32,9 +32,9 @@ use std::sync::Mutex;
 /// key-based net still masks them where they follow a secret-looking key.
 const MIN_REGISTERED_LEN: usize = 6;
 
-/// Fixed local tokens that the upstream project publishes in its code and docs (spec section
-/// 2.7). They authenticate loopback-only services and are shown as they are, so diffs stay
-/// readable.
+/// Fixed local tokens that the upstream project publishes in its code and docs
+/// (docs/device-contract.md §2.7). They authenticate loopback-only services and are shown as they
+/// are, so diffs stay readable.
 const PUBLIC_TOKENS: &[&str] = &[
     "hermes-local-api-key",
     "darren_pico_token",

@@ -23,7 +23,7 @@ const RUNTIMES: [&str; 6] = [
     "opencode",
 ];
 
-/// What each runtime can run, per the spec (section 2; `SupportedChannels`).
+/// What each runtime can run, per the contract (docs/device-contract.md §2; `SupportedChannels`).
 fn supports(rt: &str, ch: &str) -> bool {
     match rt {
         "openclaw" => ["telegram", "slack", "discord", "whatsapp"].contains(&ch),

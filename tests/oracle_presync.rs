@@ -3,7 +3,7 @@
 //! release (installed by `tests/oracles/install.sh`) loads the result offline and reports what it
 //! resolved: model, provider, base URL and MCP servers, compared with what osctl meant to write.
 //! (PicoClaw has no installable package: `tests/presync_picoclaw_schema.rs` checks its files
-//! against the spec instead.)
+//! against docs/device-contract.md §2.3 instead.)
 //!
 //! Gate: without the oracles under `${OSCTL_ORACLES_DIR:-~/.cache/osctl-oracles}` each test
 //! prints `SKIP` and passes, unless `CI=true` or `OSCTL_REQUIRE_ORACLES=1`, where it fails (CI
@@ -353,7 +353,8 @@ fn claude_code_accepts_presync() {
         // ~/.claude.json and ~/.claude/settings.json load, and doctor reports no invalid setting.
         validate(&oracles, "claude", &run.home, &[]);
         // The workspace's .mcp.json servers are approved (enableAllProjectMcpServers at user
-        // level, section 10 item 11): listed from the workspace, none awaits approval.
+        // level, docs/device-contract.md §10 item 11): listed from the workspace, none awaits
+        // approval.
         let ws = run.home.join(".claudecode/workspace");
         let script = format!(
             "cd '{}' && env -i HOME='{}' PATH=\"$ORACLES/node24/bin:$ORACLES/bin:/usr/bin:/bin\" TMPDIR=\"$ORACLES/tmp\" NO_COLOR=1 \

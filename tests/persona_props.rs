@@ -4,7 +4,7 @@
 //! - A → hermes → A restores the identity fields into IDENTITY.md (the card is a move);
 //! - A → B → A never loses a memory or user entry that fit within the limits, even when A's
 //!   persona files were wiped in between (so everything comes back from B);
-//! - a second identical migrate plans nothing (contract section 10, item 10);
+//! - a second identical migrate plans nothing (docs/device-contract.md §10 item 10);
 //! - every file written holds exactly the planned bytes, and every backup the original's.
 //!
 //! `PROPTEST_CASES` raises the number of cases (default 40 per property).
@@ -401,8 +401,8 @@ proptest! {
     #![proptest_config(config())]
 
     /// A Markdown USER.md is a form: after a migration into it, every line it held is still
-    /// there in order, but the lines of the slots a field value went into (the contract's
-    /// "the template survives verbatim"); and it reads back as the merge.
+    /// there in order, but the lines of the slots a field value went into (docs/device-contract.md
+    /// §5.4: "the template survives verbatim"); and it reads back as the merge.
     #[test]
     fn a_user_form_keeps_every_line_but_its_filled_slots(
         (a, b) in pair().prop_filter("a Markdown destination", |(_, b)| *b != RuntimeId::Hermes),

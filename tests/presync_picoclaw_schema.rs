@@ -1,6 +1,6 @@
 //! PicoClaw has no installable package, so no runtime can judge osctl's picoclaw files (see
 //! `tests/oracles/README.md`). This test checks them against the shape the device contract
-//! gives for picoclaw's `config.json` and `.security.yml` (section 2.3), for every
+//! gives for picoclaw's `config.json` and `.security.yml` (docs/device-contract.md §2.3), for every
 //! `llm_config_mode`: the keys presync owns have the types and values picoclaw reads, and every
 //! key it does not own (MCP servers, unknown settings) is still there.
 

@@ -72,8 +72,8 @@ fn regression_every_command_works_on_a_reset_device() {
     assert!(!root.join("root/config/config.json").exists());
 }
 
-/// What the contract's "restore paths" (section 6) say comes back after a reset comes back
-/// from presync and reconcile on the reset device itself, with no config.json yet.
+/// What the contract's "restore paths" (docs/device-contract.md §6) say comes back after a reset
+/// comes back from presync and reconcile on the reset device itself, with no config.json yet.
 #[test]
 fn presync_and_reconcile_restore_a_reset_device() {
     let dev = reset_device();

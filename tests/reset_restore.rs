@@ -1,8 +1,8 @@
-//! A reset device plus presync gives a runtime that starts from a clean state (DEVICE-CONTRACT
-//! section 6, "restore paths"): for each runtime, the reset golden case's device (persona copies
-//! in every tree, one-time migrate markers, backups) is reset, provisioned again the way setup
-//! does it (a fresh config.json: device type, runtime, LLM settings; no channels yet), and
-//! presynced. Then:
+//! A reset device plus presync gives a runtime that starts from a clean state
+//! (docs/device-contract.md §6, "restore paths"): for each runtime, the reset golden case's device
+//! (persona copies in every tree, one-time migrate markers, backups) is reset, provisioned again
+//! the way setup does it (a fresh config.json: device type, runtime, LLM settings; no channels
+//! yet), and presynced. Then:
 //!
 //! - nothing of the previous owner is anywhere on the device (every line of every persona file
 //!   the device held before the reset is looked for in every file after it);

@@ -1,5 +1,5 @@
-//! Messaging channels (spec sections 8.1 and 8.2): the capability gate, the credential fields of
-//! config.json, and what applying a channel to a runtime means.
+//! Messaging channels (docs/device-contract.md §8.1 and §8.2): the capability gate, the credential
+//! fields of config.json, and what applying a channel to a runtime means.
 //!
 //! A runtime declares the channels it can run ([`crate::runtime::Runtime::channels`], upstream's
 //! `SupportedChannels`). `channel add` checks that first and refuses an unsupported channel
@@ -43,7 +43,7 @@ pub enum Owner {
     Device,
 }
 
-/// Who runs `ch` on `rt` (spec section 8.1 "Per-runtime apply").
+/// Who runs `ch` on `rt` (docs/device-contract.md §8.1 "Per-runtime apply").
 pub fn owner(rt: RuntimeId, _ch: Channel) -> Owner {
     match rt {
         RuntimeId::Openclaw | RuntimeId::Hermes => Owner::Runtime,

@@ -9,7 +9,7 @@
 //! | runtime | what goes |
 //! |---|---|
 //! | openclaw | `channels.<ch>`; `plugins.entries.<ch>.enabled` becomes false |
-//! | hermes | the channel's `.env` variables (presync's mapping, spec section 2.2 step 5) |
+//! | hermes | the channel's `.env` variables (presync's mapping, docs/device-contract.md §2.2 step 5) |
 //! | picoclaw | `channel_list.<ch>.enabled` becomes false; `channel_list.<ch>` of `.security.yml` |
 //!
 //! Each file is edited only when it exists and holds the channel; other keys and comments stay.

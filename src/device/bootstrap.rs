@@ -1,5 +1,5 @@
-//! `/root/config/bootstrap.json`: the OTA worker's config (spec section 3.4). osctl only reads
-//! it (the skills metadata URL and the signing key); it survives a factory reset.
+//! `/root/config/bootstrap.json`: the OTA worker's config (docs/device-contract.md §3.4). osctl
+//! only reads it (the skills metadata URL and the signing key); it survives a factory reset.
 
 use serde_json::{Map, Value};
 

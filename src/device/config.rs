@@ -1,4 +1,4 @@
-//! `/root/config/config.json`: the device's settings (spec section 3.1).
+//! `/root/config/config.json`: the device's settings (docs/device-contract.md §3.1).
 //!
 //! os-server owns this file and osctl shares it: osctl reads the fields it needs and, when it
 //! writes, changes only the keys it owns through the format-preserving JSON editor, so every
@@ -45,7 +45,7 @@ impl LlmMode {
     }
 }
 
-/// The credential fields of each channel, in config.json (spec sections 3.1 and 8.1).
+/// The credential fields of each channel, in config.json (docs/device-contract.md §3.1 and §8.1).
 pub fn channel_fields(channel: Channel) -> &'static [&'static str] {
     match channel {
         Channel::Telegram => &["telegram_bot_token", "telegram_user_id"],
@@ -61,7 +61,8 @@ pub fn channel_fields(channel: Channel) -> &'static [&'static str] {
     }
 }
 
-/// The field whose presence means a channel is configured (ChannelReconcile, section 8.2).
+/// The field whose presence means a channel is configured (ChannelReconcile,
+/// docs/device-contract.md §8.2).
 fn channel_presence_field(channel: Channel) -> &'static str {
     match channel {
         Channel::Telegram => "telegram_bot_token",

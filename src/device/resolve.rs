@@ -1,4 +1,4 @@
-//! Which runtime is active, and why (spec section 3.2):
+//! Which runtime is active, and why (docs/device-contract.md §3.2):
 //! `config.agent_runtime` > `/root/config/f_r_default_agent` > ROBOT.md `gateway.default` >
 //! `openclaw`.
 

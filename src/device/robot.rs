@@ -1,6 +1,6 @@
 //! The robot profile: `${DEVICES_DIR:-/opt/devices}/<device_type>/ROBOT.md` (falling back to
 //! `DEVICE.md`), whose YAML front matter names the default runtime (`gateway.default`), the
-//! device's `capabilities:` and its `soul_ref:` (spec section 3.2).
+//! device's `capabilities:` and its `soul_ref:` (docs/device-contract.md §3.2).
 //!
 //! os-server reads the front matter with regexes and understands only the block form of
 //! `gateway:`. osctl reads the same way, line by line, and also accepts the flow form

@@ -1,4 +1,4 @@
-//! `/root/config/agent_state.json`: the runtime switch history (spec section 3.3).
+//! `/root/config/agent_state.json`: the runtime switch history (docs/device-contract.md §3.3).
 //!
 //! osctl's persona reconciler owns it. prev = the last entry; an entry is appended only when the
 //! runtime differs from the last one; the history keeps the newest 50; it is written atomically

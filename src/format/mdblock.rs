@@ -1,4 +1,4 @@
-//! OS-managed blocks in Markdown files (device contract, section 5.6).
+//! OS-managed blocks in Markdown files (docs/device-contract.md §5.6).
 //!
 //! osctl owns only the blocks between its marker lines; the owner's text around them is kept as
 //! written. Two shapes exist:

@@ -1,11 +1,12 @@
 //! MCP servers: one canonical entry, written into and read back from each runtime's own file.
 //!
-//! The device describes an MCP server the way upstream's `WriteMCPEntry` does (spec section 8.3):
-//! `{type: "http", url, headers}` for a remote server, `{command, args, env}` for a local (stdio)
-//! one. That is the [`Entry`] here. Each runtime keeps its servers in its own container and shape
-//! (its [`crate::runtime::McpContainer`]: file, format, key path, [`crate::runtime::McpStyle`]);
-//! [`style`] holds the two transforms per style (canonical → native, native → canonical), so a
-//! runtime's difference is its data plus one match arm, never a pairwise converter.
+//! The device describes an MCP server the way upstream's `WriteMCPEntry` does
+//! (docs/device-contract.md §8.3): `{type: "http", url, headers}` for a remote server, `{command,
+//! args, env}` for a local (stdio) one. That is the [`Entry`] here. Each runtime keeps its servers
+//! in its own container and shape (its [`crate::runtime::McpContainer`]: file, format, key path,
+//! [`crate::runtime::McpStyle`]); [`style`] holds the two transforms per style (canonical → native,
+//! native → canonical), so a runtime's difference is its data plus one match arm, never a pairwise
+//! converter.
 //!
 //! - [`reader`]: a runtime's servers as canonical entries (for `mcp list`, `mcp add --force`
 //!   checks, and the carry-over on a switch, which reads from any of the six runtimes).
@@ -113,8 +114,9 @@ impl Entry {
         }
     }
 
-    /// The canonical JSON form (spec section 8.3): `{command, args, env}` or `{type, url,
-    /// headers}`; empty `args`/`env`/`headers` are left out, `enabled` appears only when false.
+    /// The canonical JSON form (docs/device-contract.md §8.3): `{command, args, env}` or `{type,
+    /// url, headers}`; empty `args`/`env`/`headers` are left out, `enabled` appears only when
+    /// false.
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();
         match &self.server {

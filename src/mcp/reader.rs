@@ -2,8 +2,8 @@
 //!
 //! Used by `mcp list`, by `mcp add` (is the name taken, and by the same entry?) and by the
 //! carry-over on a switch, which reads the previous runtime's servers from any of the six (upstream
-//! reads only openclaw, hermes and claudecode: spec section 9 item 9). Reads go through the
-//! [`Draft`], so a plan sees its own pending writes. Values are parsed leniently, the way the
+//! reads only openclaw, hermes and claudecode: docs/device-contract.md §9 item 9). Reads go through
+//! the [`Draft`], so a plan sees its own pending writes. Values are parsed leniently, the way the
 //! runtime itself reads its file (JSON5 for openclaw, JSONC for opencode).
 
 use serde_json::Value;

@@ -1,5 +1,5 @@
-//! The entry transforms, once per [`McpStyle`] (spec section 8.3, checked against the real
-//! runtimes: see tests/oracles): canonical → native ([`to_native`]) and native → canonical
+//! The entry transforms, once per [`McpStyle`] (docs/device-contract.md §8.3, checked against the
+//! real runtimes: see tests/oracles): canonical → native ([`to_native`]) and native → canonical
 //! ([`from_native`]).
 //!
 //! | style | runtimes | native entry |

@@ -1,6 +1,7 @@
-//! The user's MCP tools in config.json (`mcp_tools: [{name, url, headers}]`, spec section 3.1).
-//! The device syncs each to the active runtime as the server `tool_<name>`; `mcp add
-//! --user-tool` records one the same way, so the device's own sync keeps it.
+//! The user's MCP tools in config.json (`mcp_tools: [{name, url, headers}]`,
+//! docs/device-contract.md §3.1). The device syncs each to the active runtime as the server
+//! `tool_<name>`; `mcp add --user-tool` records one the same way, so the device's own sync keeps
+//! it.
 
 use serde_json::{Map, Value, json};
 

@@ -1,5 +1,5 @@
 //! The runtime-neutral persona: what one runtime's reader produces and any runtime's writer
-//! consumes (device contract, section 5.1).
+//! consumes (docs/device-contract.md §5.1).
 
 use super::identity::IdentityField;
 use crate::system::path::DevPath;

@@ -1,4 +1,4 @@
-//! Memory and user entries (device contract, sections 5.3 and 5.4): parsing a memory file into
+//! Memory and user entries (docs/device-contract.md §5.3 and §5.4): parsing a memory file into
 //! entries, the whitespace-normalised dedupe key, the code-point limits, the merge, and writing
 //! entries back in a runtime's format.
 //!
@@ -11,7 +11,7 @@
 //! matchers here keep exactly those classes ([`is_re_space`]), and trimming is Go's
 //! `strings.TrimSpace`, which is Rust's `str::trim` (both use Unicode `White_Space`).
 //!
-//! Where osctl goes further (contract section 10, item 10: a second identical run writes
+//! Where osctl goes further (docs/device-contract.md §10 item 10: a second identical run writes
 //! nothing), entries are put in their *canonical form* for the destination format before they
 //! are counted and merged ([`canonical`]): a multi-line entry written as a bullet becomes one line
 //! (upstream wrote `- line1\nline2`, which reads back as two entries, so every later run added it

@@ -1,4 +1,4 @@
-//! hermes' persona reader and writer (device contract, section 5.2).
+//! hermes' persona reader and writer (docs/device-contract.md §5.2).
 //!
 //! hermes has SOUL.md, `memories/MEMORY.md` and `memories/USER.md` and nothing else, with
 //! entries separated by `§` lines. So the identity travels as a card inlined at the end of SOUL.md

@@ -1,4 +1,4 @@
-//! The owner's identity fields (device contract, sections 5.3 and 5.4).
+//! The owner's identity fields (docs/device-contract.md §5.3 and §5.4).
 //!
 //! Every runtime but hermes keeps them in `IDENTITY.md` as `- **Field:** value` lines under a
 //! template; hermes has no such slot, so they travel as an *identity card* appended to its

@@ -6,8 +6,8 @@
 //! (hermes' SOUL.md gets the soul, then the identity card), and only the final content counts.
 //! [`Migrator::into_parts`] hands the staged files to `super::emit`, which plans a backup and a
 //! write for each file whose content really changes, and nothing for the rest. That is what makes
-//! a second identical run write nothing (contract section 10, item 10), where upstream made a new
-//! backup and rewrote the same bytes every time.
+//! a second identical run write nothing (docs/device-contract.md §10 item 10), where upstream made
+//! a new backup and rewrote the same bytes every time.
 
 use std::borrow::Cow;
 

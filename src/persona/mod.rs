@@ -1,4 +1,4 @@
-//! Persona and memory migration between runtimes (device contract, section 5), hub and spoke.
+//! Persona and memory migration between runtimes (docs/device-contract.md §5), hub and spoke.
 //!
 //! Each runtime has one reader (its files → a [`PersonaBundle`]) and one writer (a bundle → its
 //! files), in one file per runtime ([`ADAPTERS`]); a migration is `read[from]` then `write[to]`,

@@ -1,5 +1,5 @@
 //! Rebranding: persona text that names another runtime is rewritten to name the destination
-//! (device contract, section 5.4; upstream `rebrandTo<RT>`).
+//! (docs/device-contract.md §5.4; upstream `rebrandTo<RT>`).
 //!
 //! Each brand is upstream's pattern: `(?i)\bOpen[\s-]?Claw\b`, `\bClawdBot\b`, `\bMoltBot\b`,
 //! `\bHermes\b`, `\bPico[\s-]?Claw\b`, `\bCodex\b`, `\bClaude[\s-]?Code\b` (it needs "Code", so

@@ -1,7 +1,7 @@
 //! The runtimes' stock default souls: the SOUL.md texts a runtime (or the device OS) writes by
 //! itself, which carry nothing of the owner. They are data (`embedded/souls/`, each file's
 //! source in the README there), and they are how presync tells a "managed default" below the
-//! OS block from what a person wrote (device contract, section 5.6).
+//! OS block from what a person wrote (docs/device-contract.md §5.6).
 //!
 //! Upstream took any text that opens with `# Soul` or `# SOUL.md` (and, for hermes, a few more
 //! openings) for a default and deleted it, so an owner's `# Soul` / "You are Lumi, a friendly

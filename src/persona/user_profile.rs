@@ -1,4 +1,4 @@
-//! USER.md as a form (device contract, section 5.4; upstream `user_profile.go`).
+//! USER.md as a form (docs/device-contract.md §5.4; upstream `user_profile.go`).
 //!
 //! USER.md is half record, half form. Its four singular fields (`Name`, `What to call them`,
 //! `Pronouns`, `Timezone`, matched case-insensitively on entries shaped `**Field:** value`) are

@@ -1,6 +1,6 @@
 //! The OS-managed Markdown blocks presync keeps at the top of a runtime's prompt files
-//! (SOUL.md, AGENTS.md, HEARTBEAT.md, CLAUDE.md; spec section 5.6), and the device soul from
-//! ROBOT.md `soul_ref` that the SOUL.md block carries.
+//! (SOUL.md, AGENTS.md, HEARTBEAT.md, CLAUDE.md; docs/device-contract.md §5.6), and the device soul
+//! from ROBOT.md `soul_ref` that the SOUL.md block carries.
 //!
 //! The block bodies are data files under `embedded/presync/blocks/` (their wording follows the
 //! upstream device OS, so an agent reads the same rules whichever build wrote them). Blocks are
@@ -294,9 +294,9 @@ pub fn ensure_soul(cx: &mut Cx<'_, '_>, path: &DevPath, soul: Option<&str>) -> R
 }
 
 /// codex's and opencode's workspace AGENTS.md: the OS rules block, and above it the persona
-/// inline block (spec 5.6): they load only AGENTS.md, so the persona (SOUL.md and the
-/// IDENTITY.md name, capped at 20,000 bytes) lives there between its own markers. Both blocks
-/// are taken out of the owner's text and put back together, so a second run gives the same
+/// inline block (docs/device-contract.md §5.6): they load only AGENTS.md, so the persona (SOUL.md
+/// and the IDENTITY.md name, capped at 20,000 bytes) lives there between its own markers. Both
+/// blocks are taken out of the owner's text and put back together, so a second run gives the same
 /// text. The soul's own OS block is inlined as its body (without its marker lines), so the file
 /// holds one generic marker only.
 pub fn ensure_agents_with_persona(

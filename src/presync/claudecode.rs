@@ -1,13 +1,14 @@
-//! claudecode presync (spec section 2.5): the bridge `.env` (api-key or subscription auth),
-//! Claude Code's headless flags and key pre-approval in `~/.claude.json`, MCP approval, the
+//! claudecode presync (docs/device-contract.md §2.5): the bridge `.env` (api-key or subscription
+//! auth), Claude Code's headless flags and key pre-approval in `~/.claude.json`, MCP approval, the
 //! channels folder Claude Code must not use, the profile.d snippet and the `claude-sessions`
 //! picker, and the OS blocks of the user-level `~/.claude/CLAUDE.md` and the workspace SOUL.md.
 //!
 //! `llm_config_mode` (which upstream's claudecode presync ignores): `runtime` leaves every auth
 //! and model variable alone; `os` always writes the OS key, base URL and model; legacy detects a
 //! subscription (`claude_code_oauth_token`, or a non-empty `~/.claude/.credentials.json`).
-//! Section 10 item 11: Claude Code honours `enableAllProjectMcpServers` only at user level, so it
-//! is written to `~/.claude/settings.json` (and, as upstream did, to the workspace settings).
+//! docs/device-contract.md §10 item 11: Claude Code honours `enableAllProjectMcpServers` only at
+//! user level, so it is written to `~/.claude/settings.json` (and, as upstream did, to the
+//! workspace settings).
 
 use super::blocks::{self, CLAUDE_MD, CLAUDE_NOTES_SEED};
 use super::core::{Cx, SECRET_MODE, fill};

@@ -1,6 +1,6 @@
-//! codex presync (spec section 2.4): `config.toml` LLM wiring (api-key or subscription mode),
-//! `.env` for the bridge, the one-time migrate from openclaw, the profile.d snippet, and the OS
-//! blocks of the workspace AGENTS.md (with the persona inline block on top), SOUL.md,
+//! codex presync (docs/device-contract.md §2.4): `config.toml` LLM wiring (api-key or subscription
+//! mode), `.env` for the bridge, the one-time migrate from openclaw, the profile.d snippet, and the
+//! OS blocks of the workspace AGENTS.md (with the persona inline block on top), SOUL.md,
 //! HEARTBEAT.md and the global `$CODEX_HOME/AGENTS.md`.
 //!
 //! Unlike upstream, which regenerates the head of config.toml, osctl sets the keys it owns in
@@ -13,7 +13,7 @@ use crate::device::config::LlmMode;
 use crate::error::Result;
 use crate::runtime::Format;
 
-/// Must match the bridge's token (spec 2.7).
+/// Must match the bridge's token (docs/device-contract.md §2.7).
 const WS_TOKEN: &str = "autonomous_codex_token";
 const PORT: &str = "18792";
 

@@ -1,7 +1,7 @@
-//! hermes presync (spec section 2.2): `config.yaml` model and provider structure, terminal cwd
-//! and approvals, `.env` (the key, channel credentials, BlueBubbles defaults, the local API
-//! key), the BlueBubbles caller-context file, the skills restore, and the OS blocks: the device
-//! soul atop SOUL.md (the legacy skill-priority block pruned from it) and the rules block of
+//! hermes presync (docs/device-contract.md §2.2): `config.yaml` model and provider structure,
+//! terminal cwd and approvals, `.env` (the key, channel credentials, BlueBubbles defaults, the
+//! local API key), the BlueBubbles caller-context file, the skills restore, and the OS blocks: the
+//! device soul atop SOUL.md (the legacy skill-priority block pruned from it) and the rules block of
 //! `~/.hermes/AGENTS.md`, which hermes finds through `terminal.cwd`; then the observer hook's
 //! endpoint (when the image ships the hook) and the dedupe of `<name>-imported` skills.
 
@@ -15,7 +15,8 @@ use crate::error::Result;
 use crate::runtime::Format;
 use crate::system::path::DevPath;
 
-/// Must match the gateway's key (spec 2.2, 2.7; the code wins over the docs' `hermes-api-key`).
+/// Must match the gateway's key (docs/device-contract.md §2.2, §2.7; the code wins over the docs'
+/// `hermes-api-key`).
 const API_SERVER_KEY: &str = "hermes-local-api-key";
 const HERMES_BIN: &str = "/usr/local/bin/hermes";
 const PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -82,10 +83,11 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
 }
 
 /// The observer hook that forwards channel turns to os-server (`~/.hermes/hooks/
-/// os-server-observer/{HOOK.yaml,handler.py}`, spec section 2.2): hermes loads every hook in
-/// that folder at start. The hook comes with the OS image; presync registers it when both files
-/// are there by pointing its handler at os-server's loopback endpoint (config.json `httpPort`):
-/// upstream's placeholder `__OS_SERVER_TURN_URL__`, or an endpoint written for another port.
+/// os-server-observer/{HOOK.yaml,handler.py}`, docs/device-contract.md §2.2): hermes loads every
+/// hook in that folder at start. The hook comes with the OS image; presync registers it when both
+/// files are there by pointing its handler at os-server's loopback endpoint (config.json
+/// `httpPort`): upstream's placeholder `__OS_SERVER_TURN_URL__`, or an endpoint written for another
+/// port.
 fn observer_hook(cx: &mut Cx<'_, '_>, home: &DevPath) -> Result<()> {
     let dir = home.join("hooks/os-server-observer");
     let handler = dir.join("handler.py");

@@ -1,5 +1,6 @@
-//! LLM wiring values shared by the runtimes' presyncs and the LLM carry-over (spec sections 1, 2
-//! and 8.4): the default endpoint and model alias, URL shapes, and which hosts are the OS's own.
+//! LLM wiring values shared by the runtimes' presyncs and the LLM carry-over
+//! (docs/device-contract.md §1, §2 and §8.4): the default endpoint and model alias, URL shapes, and
+//! which hosts are the OS's own.
 
 /// The default endpoint, with the `/v1` the OpenAI-style clients need.
 pub const DEFAULT_BASE_URL: &str = "https://campaign-api.autonomous.ai/api/v1/ai/v1";

@@ -1,5 +1,5 @@
-//! Presync: heal a runtime's native configuration before it starts (spec section 2, each
-//! runtime's "Presync" and the file work of its boot onboarding), in native Rust.
+//! Presync: heal a runtime's native configuration before it starts (docs/device-contract.md §2,
+//! each runtime's "Presync" and the file work of its boot onboarding), in native Rust.
 //!
 //! `osctl presync <rt>` runs it on its own (systemd `ExecStartPre=`, the hook shim
 //! `/usr/local/bin/runtime-<rt>-presync`); the switch and `channel add` plan it inside their own
@@ -10,10 +10,10 @@
 //! nothing).
 //!
 //! Rules every runtime follows:
-//! - `llm_config_mode` (section 3.1) is honoured by all six: `runtime` leaves the native LLM
-//!   provider, model and key alone (upstream's claudecode and opencode ignored it; osctl does
-//!   not, section 10 item 4); `os` always applies the OS values; legacy (`""`) keeps the
-//!   subscription detection of codex and claudecode.
+//! - `llm_config_mode` (docs/device-contract.md §3.1) is honoured by all six: `runtime` leaves the
+//!   native LLM provider, model and key alone (upstream's claudecode and opencode ignored it; osctl
+//!   does not, docs/device-contract.md §10 item 4); `os` always applies the OS values; legacy
+//!   (`""`) keeps the subscription detection of codex and claudecode.
 //! - An empty config.json field never overwrites a value already in place.
 //! - `.env` and other secret files are written 0600.
 //! - A malformed native file is an error naming the file and line; the caller's plan is not
@@ -23,8 +23,8 @@
 //!   the plan, placed after presync's file changes, run only on the live device, and their
 //!   failure is a warning (as upstream). Presync itself restarts nothing: its callers restart a
 //!   runtime whose files changed ([`Report::changed`]).
-//! - The installed runtime is the final authority (section 10 item 11): keys the current
-//!   release rejects are not written (openclaw: `compaction.reserveTokensFloor`,
+//! - The installed runtime is the final authority (docs/device-contract.md §10 item 11): keys the
+//!   current release rejects are not written (openclaw: `compaction.reserveTokensFloor`,
 //!   `gateway.controlUi.allowInsecureAuth`), and Claude Code's MCP approval is written at user
 //!   level where it takes effect.
 //!
@@ -54,7 +54,8 @@ use self::core::Cx;
 pub enum Scope {
     /// Everything: LLM wiring, gateway, channels, OS blocks, one-time steps.
     All,
-    /// Only the LLM provider, model, base URL and key (the LLM carry-over, section 8.4).
+    /// Only the LLM provider, model, base URL and key (the LLM carry-over, docs/device-contract.md
+    /// §8.4).
     Llm,
 }
 
@@ -154,10 +155,10 @@ fn profile_snippet(cx: &mut Cx<'_, '_>) -> Result<()> {
     )
 }
 
-/// codex's and opencode's one-time migrate from openclaw (spec 2.4 step 2): persona files are
-/// copied over, `memory/` and `skills/` only when the destination has none. The copy is planned
-/// natively with the marker in the same plan, so the marker exists only once the whole copy
-/// applied. (Upstream also stops openclaw first; osctl reads the files when it plans and
+/// codex's and opencode's one-time migrate from openclaw (docs/device-contract.md §2.4 step 2):
+/// persona files are copied over, `memory/` and `skills/` only when the destination has none. The
+/// copy is planned natively with the marker in the same plan, so the marker exists only once the
+/// whole copy applied. (Upstream also stops openclaw first; osctl reads the files when it plans and
 /// re-checks every destination when it writes.)
 fn migrate_once(cx: &mut Cx<'_, '_>, skills_to: &crate::system::path::DevPath) -> Result<()> {
     let Some(marker) = cx.rt.migrate_marker.map(|m| cx.path(m)) else {

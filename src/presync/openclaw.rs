@@ -1,8 +1,8 @@
-//! openclaw presync: the file work of its boot onboarding (spec section 2.1, `EnsureOnboarding`;
-//! openclaw has no presync script upstream): the OS blocks of SOUL.md, AGENTS.md and
-//! HEARTBEAT.md and the KNOWLEDGE.md seed; in `openclaw.json` the logging block, the local
-//! gateway and its token, the `autonomous` provider, agent defaults, the Control UI origins, the
-//! message queue, and the channels whose credentials config.json holds (with their
+//! openclaw presync: the file work of its boot onboarding (docs/device-contract.md §2.1,
+//! `EnsureOnboarding`; openclaw has no presync script upstream): the OS blocks of SOUL.md,
+//! AGENTS.md and HEARTBEAT.md and the KNOWLEDGE.md seed; in `openclaw.json` the logging block, the
+//! local gateway and its token, the `autonomous` provider, agent defaults, the Control UI origins,
+//! the message queue, and the channels whose credentials config.json holds (with their
 //! `plugins.entries.<ch>.enabled`).
 //!
 //! Differences from upstream, on purpose:
@@ -10,7 +10,8 @@
 //!   boot path): an existing `models` list is kept and the configured `llm_model` added to it,
 //!   else upstream's fallback catalog is written;
 //! - `compaction.reserveTokensFloor` and `gateway.controlUi.allowInsecureAuth` are removed, not
-//!   written: openclaw 2026.9.6 rejects both ("Unrecognized key"; section 10 item 11);
+//!   written: openclaw 2026.9.6 rejects both ("Unrecognized key";
+//!   docs/device-contract.md §10 item 11);
 //! - `reasoning` is kept in step with `llm_disable_thinking` on the `autonomous` provider's
 //!   models only (upstream touches every provider's);
 //! - channel plugins (`@openclaw/slack`, `discord`, `whatsapp`) are not installed (that needs
@@ -87,8 +88,8 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     cx.save_doc(json, Some(SECRET_MODE), "openclaw settings (config.json)")
 }
 
-/// What upstream's `SetupAgent` writes when it creates openclaw.json (spec section 2.1, "Other
-/// Setup defaults"): full elevated exec without a sandbox or approvals (the device is the
+/// What upstream's `SetupAgent` writes when it creates openclaw.json (docs/device-contract.md §2.1,
+/// "Setup defaults"): full elevated exec without a sandbox or approvals (the device is the
 /// sandbox), and the workspace skills folder, watched. Upstream rewrites them at every setup;
 /// osctl writes them once, into a new openclaw.json, so an owner's later choice stays. The
 /// image model is left out: upstream sets it only from the model API's `default_image_model`,
@@ -195,7 +196,8 @@ fn thinking_disabled(cx: &Cx<'_, '_>) -> bool {
 
 fn agent_defaults(cx: &mut Cx<'_, '_>, json: &mut DocEdit, ws: &str) -> Result<()> {
     let d = ["agents", "defaults"];
-    // Also in the LLM carry-over: upstream's LLM write pins the workspace (spec 8.4).
+    // Also in the LLM carry-over: upstream's LLM write pins the workspace (docs/device-contract.md
+    // §8.4).
     json.set(&[d[0], d[1], "workspace"], ws)?;
     if cx.full() {
         json.set(&[d[0], d[1], "compaction", "mode"], "safeguard")?;

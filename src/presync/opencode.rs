@@ -1,6 +1,6 @@
-//! opencode presync (spec section 2.6): `opencode.json` provider and model, the bridge `.env`,
-//! the one-time migrate from openclaw, the profile.d snippet, and the OS blocks of the workspace
-//! SOUL.md, AGENTS.md (with the persona inline block on top), HEARTBEAT.md and the global
+//! opencode presync (docs/device-contract.md §2.6): `opencode.json` provider and model, the bridge
+//! `.env`, the one-time migrate from openclaw, the profile.d snippet, and the OS blocks of the
+//! workspace SOUL.md, AGENTS.md (with the persona inline block on top), HEARTBEAT.md and the global
 //! `~/.config/opencode/AGENTS.md`.
 //!
 //! Upstream regenerates opencode.json keeping only `mcp` and ignores `llm_config_mode`; osctl

@@ -1,12 +1,12 @@
-//! picoclaw presync (spec section 2.3): `config.json` (agent defaults, the `autonomous` and
-//! `autonomous_vision` models, the gateway, `channel_list`), `.security.yml` (API keys, the pico
-//! token, channel credentials), the one-time migrate from openclaw and, when the config is
+//! picoclaw presync (docs/device-contract.md §2.3): `config.json` (agent defaults, the `autonomous`
+//! and `autonomous_vision` models, the gateway, `channel_list`), `.security.yml` (API keys, the
+//! pico token, channel credentials), the one-time migrate from openclaw and, when the config is
 //! missing, `picoclaw onboard`; the os-server observer process hook (when the image ships it);
 //! then the OS blocks of SOUL.md, AGENTS.md and HEARTBEAT.md and
 //! the KNOWLEDGE.md seed.
 //!
 //! picoclaw has no installable package, so there is no runtime to ask whether it accepts these
-//! files; the tests check them against the shape in the spec instead.
+//! files; the tests check them against the shape in docs/device-contract.md §2.3 instead.
 
 use serde_json::{Value, json};
 
@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::runtime::Format;
 use crate::system::path::DevPath;
 
-/// Must match os-server's bearer token for the pico channel (spec 2.7).
+/// Must match os-server's bearer token for the pico channel (docs/device-contract.md §2.7).
 const PICO_TOKEN: &str = "darren_pico_token";
 const PICO_BIN: &str = "/usr/local/bin/picoclaw";
 const PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -205,9 +205,9 @@ fn config_json(cx: &mut Cx<'_, '_>, path: &DevPath) -> Result<()> {
     )
 }
 
-/// The observer process hook that forwards channel turns to os-server (spec section 2.3,
-/// "Process hooks"). The hook program comes with the OS image; it is registered only when it is
-/// there, since picoclaw would otherwise try to spawn a missing program on every turn.
+/// The observer process hook that forwards channel turns to os-server (docs/device-contract.md
+/// §2.3, "Process hooks"). The hook program comes with the OS image; it is registered only when it
+/// is there, since picoclaw would otherwise try to spawn a missing program on every turn.
 fn observer_hook(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
     let program = cx.path(cx.rt.home).join(OBSERVER);
     if !cx.exists(&program)? {

@@ -1,4 +1,4 @@
-//! The channel re-apply (spec section 8.2), guarded by `channels_applied_runtime`.
+//! The channel re-apply (docs/device-contract.md §8.2), guarded by `channels_applied_runtime`.
 //!
 //! When the marker names another runtime, every channel with credentials in config.json is
 //! sorted against what the active runtime can run: supported channels are applied to it (see

@@ -1,4 +1,4 @@
-//! The LLM key and base URL carry-over (spec section 8.4), guarded by
+//! The LLM key and base URL carry-over (docs/device-contract.md §8.4), guarded by
 //! `llm_config_applied_runtime`.
 //!
 //! After a switch, the key and base URL the operator may have set in the previous runtime's own
@@ -11,7 +11,7 @@
 //! An empty marker, or `llm_config_mode = runtime` (the native LLM settings are the runtime's),
 //! records the marker only. Values that are empty in the previous runtime never blank
 //! config.json. Upstream reads picoclaw from a file that does not exist; osctl reads picoclaw's
-//! `config.json` `model_list` and `.security.yml` (section 10 item 4).
+//! `config.json` `model_list` and `.security.yml` (docs/device-contract.md §10 item 4).
 //!
 //! | previous | key | base URL |
 //! |---|---|---|

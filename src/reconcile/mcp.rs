@@ -1,13 +1,14 @@
-//! The MCP server carry-over (spec section 8.3), guarded by `mcp_applied_runtime`.
+//! The MCP server carry-over (docs/device-contract.md §8.3), guarded by `mcp_applied_runtime`.
 //!
 //! On a switch the marker still names the previous runtime: its servers are read from its own
-//! file (any of the six; upstream reads only openclaw, hermes and claudecode, section 9 item 9),
-//! turned into canonical entries, and written into the active runtime's file in its own form,
-//! with the marker advanced in the same plan. An empty marker records a baseline. An error (the
-//! previous runtime's file cannot be parsed, the target cannot be edited) fails the step, so the
-//! marker stays and the next run retries. An entry the target cannot take (openclaw's refused env
-//! keys, SSE on codex, a disabled server in Claude Code's `.mcp.json`) or a native entry that is
-//! not one is left behind with a warning that names it: retrying could never carry it.
+//! file (any of the six; upstream reads only openclaw, hermes and claudecode,
+//! docs/device-contract.md §9 item 9), turned into canonical entries, and written into the active
+//! runtime's file in its own form, with the marker advanced in the same plan. An empty marker
+//! records a baseline. An error (the previous runtime's file cannot be parsed, the target cannot be
+//! edited) fails the step, so the marker stays and the next run retries. An entry the target cannot
+//! take (openclaw's refused env keys, SSE on codex, a disabled server in Claude Code's `.mcp.json`)
+//! or a native entry that is not one is left behind with a warning that names it: retrying could
+//! never carry it.
 
 use serde_json::Value;
 

@@ -1,5 +1,5 @@
-//! The boot-time sync of the user's MCP tools (upstream's `SyncMCPTools`, spec sections 3.1
-//! and 8.3): every `config.json` `mcp_tools` entry `{name, url, headers}` is the server
+//! The boot-time sync of the user's MCP tools (upstream's `SyncMCPTools`, docs/device-contract.md
+//! §3.1 and §8.3): every `config.json` `mcp_tools` entry `{name, url, headers}` is the server
 //! `tool_<name>`, `{type: "http", url, headers}`, in the active runtime's own MCP file, written
 //! in that runtime's form by the MCP planners; a tool removed from `mcp_tools` is removed from it.
 //!

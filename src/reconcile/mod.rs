@@ -1,6 +1,6 @@
 //! The reconcilers the device runs at every boot and a switch runs after its commit point, in
-//! upstream's order (spec section 4.1 step 10): seed-on-empty (boot only: a switch has just
-//! written `agent_runtime`) → persona → LLM config → channels → MCP → the user's MCP tools.
+//! upstream's order (docs/device-contract.md §4.1 step 10): seed-on-empty (boot only: a switch has
+//! just written `agent_runtime`) → persona → LLM config → channels → MCP → the user's MCP tools.
 //!
 //! Each carrying step is guarded by its own marker (the last `agent_state.json` entry for
 //! persona; `llm_config_applied_runtime`, `channels_applied_runtime`, `mcp_applied_runtime` in

@@ -1,4 +1,4 @@
-//! The persona reconciler (device contract, section 5.5): after a switch, carry the persona from
+//! The persona reconciler (docs/device-contract.md §5.5): after a switch, carry the persona from
 //! the runtime the device ran before to the one it runs now.
 //!
 //! prev is the last entry of `agent_state.json`, current the active runtime. No history (first

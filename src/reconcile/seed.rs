@@ -1,7 +1,7 @@
-//! Seed-on-empty (spec sections 3.1 and 3.2, upstream's `SeedAgentRuntimeFromGateway`): the first
-//! boot of a fresh or legacy config.json, whose `agent_runtime` is missing or empty, writes the
-//! runtime the resolution chain gives (`f_r_default_agent`, ROBOT.md `gateway.default`, else
-//! openclaw) into `agent_runtime`, once. A concrete value is never overwritten, so the step is
+//! Seed-on-empty (docs/device-contract.md §3.1 and §3.2, upstream's `SeedAgentRuntimeFromGateway`):
+//! the first boot of a fresh or legacy config.json, whose `agent_runtime` is missing or empty,
+//! writes the runtime the resolution chain gives (`f_r_default_agent`, ROBOT.md `gateway.default`,
+//! else openclaw) into `agent_runtime`, once. A concrete value is never overwritten, so the step is
 //! up to date from then on and later changes to the image default or ROBOT.md do not move a
 //! device that has chosen. It runs first, so the steps after it read the seeded value.
 

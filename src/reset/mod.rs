@@ -1,9 +1,10 @@
-//! The factory reset of the agent side of a device (spec section 6, section 10 item 9), as a plan.
+//! The factory reset of the agent side of a device (docs/device-contract.md §6, §10 item 9),
+//! as a plan.
 //!
 //! In order:
 //! 1. the active runtime's own reset, from its [`ResetSpec`](crate::runtime::ResetSpec): service
 //!    stop/disable and its own reset commands (the `runtime` part of [`ResetPlan`], carried out
-//!    first), then its file removals exactly as section 6 lists them, keeping what it keeps;
+//!    first), then its file removals exactly as §6 lists them, keeping what it keeps;
 //! 2. the device paths: config.json and agent_state.json together (the switch history must not
 //!    outlive the runtime it describes), users, strangers, snapshots, the Wi-Fi config, the log
 //!    spool;

@@ -1,7 +1,8 @@
-//! claudecode: the Claude Code CLI behind the os-server bridge (spec section 2.5).
+//! claudecode: the Claude Code CLI behind the os-server bridge (docs/device-contract.md §2.5).
 //!
 //! Bridge state in `/root/.claudecode`; the CLI's own user-level state in `/root/.claude` and
-//! `/root/.claude.json` (section 10 item 11: MCP approval only takes effect at user level).
+//! `/root/.claude.json` (docs/device-contract.md §10 item 11: MCP approval only takes effect at
+//! user level).
 
 use super::{
     Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,

@@ -1,4 +1,4 @@
-//! codex: the OpenAI Codex CLI behind the os-server bridge (spec section 2.4).
+//! codex: the OpenAI Codex CLI behind the os-server bridge (docs/device-contract.md §2.4).
 //!
 //! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
 

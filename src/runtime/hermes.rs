@@ -1,4 +1,4 @@
-//! hermes: NousResearch Hermes Agent (spec section 2.2).
+//! hermes: NousResearch Hermes Agent (docs/device-contract.md §2.2).
 //!
 //! The one runtime without the openclaw persona layout: SOUL.md at its home carries the identity
 //! as an inline card, and knowledge and daily notes fold into `memories/MEMORY.md`.

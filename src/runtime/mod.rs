@@ -251,7 +251,7 @@ pub struct NativeFile {
     pub secret: bool,
 }
 
-/// How a canonical MCP entry is written into the runtime's own file (spec section 8.3).
+/// How a canonical MCP entry is written into the runtime's own file (docs/device-contract.md §8.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum McpStyle {
     /// The canonical entry as it is (openclaw, claudecode).
@@ -286,7 +286,7 @@ pub enum EntryFormat {
     Sections,
 }
 
-/// Where a runtime keeps the owner's persona (spec section 5.2).
+/// Where a runtime keeps the owner's persona (docs/device-contract.md §5.2).
 #[derive(Clone, Copy, Debug)]
 pub struct Persona {
     pub soul: Loc,
@@ -304,7 +304,7 @@ pub struct Persona {
     pub wipe: &'static [Loc],
 }
 
-/// Which skill folders a capability prune may remove (spec section 7.3).
+/// Which skill folders a capability prune may remove (docs/device-contract.md §7.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PruneRule {
     /// Remove only catalog skills the device does not support; unknown folders stay.
@@ -334,8 +334,8 @@ pub struct Verify {
 }
 
 /// The files osctl embeds for a runtime (`embedded/<rt>/`, compiled in) and writes on every
-/// switch to it, rewriting only files whose bytes differ (spec section 10 item 2). `None`: osctl
-/// has no such file for the runtime.
+/// switch to it, rewriting only files whose bytes differ (docs/device-contract.md §10 item 2).
+/// `None`: osctl has no such file for the runtime.
 #[derive(Clone, Copy, Debug)]
 pub struct Embedded {
     /// `/usr/local/lib/os-runtimes/<rt>/install.sh`, run when the runtime is not installed.
@@ -367,7 +367,8 @@ pub struct ResetCommand {
     pub label: &'static str,
 }
 
-/// One step of a runtime's own factory reset (spec section 6, `ResetAgent`), in upstream order.
+/// One step of a runtime's own factory reset (docs/device-contract.md §6, `ResetAgent`), in
+/// upstream order.
 #[derive(Clone, Copy, Debug)]
 pub enum ResetStep {
     /// `systemctl stop <unit>`.
@@ -396,8 +397,9 @@ pub enum ResetStep {
     },
 }
 
-/// What a factory reset does to a runtime (spec section 6). `steps` run only when the runtime is
-/// the active one; `inline_persona` is swept on every reset, active or not (section 10 item 9).
+/// What a factory reset does to a runtime (docs/device-contract.md §6). `steps` run only when the
+/// runtime is the active one; `inline_persona` is swept on every reset, active or not
+/// (docs/device-contract.md §10 item 9).
 #[derive(Clone, Copy, Debug)]
 pub struct ResetSpec {
     pub steps: &'static [ResetStep],
@@ -405,7 +407,8 @@ pub struct ResetSpec {
     /// them (a test checks it); the golden reset cases show them byte-identical.
     pub keep: &'static [Loc],
     /// Files that carry the owner's persona inline, between the persona-inline delimiters
-    /// (codex and opencode `AGENTS.md`, section 5.6): the block is stripped, the rest is kept.
+    /// (codex and opencode `AGENTS.md`, docs/device-contract.md §5.6): the block is stripped, the
+    /// rest is kept.
     pub inline_persona: &'static [Loc],
     /// The owner's credentials that live in files of their own rather than in the runtime's
     /// config (connector tokens, a subscription login, the BlueBubbles caller context): removed

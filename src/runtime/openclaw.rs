@@ -1,4 +1,4 @@
-//! openclaw: the built-in default runtime (spec section 2.1).
+//! openclaw: the built-in default runtime (docs/device-contract.md §2.1).
 //!
 //! Its unit is baked into the image; upstream ships no installer, presync or verify hook for it,
 //! so "installed" means the unit exists. Its config dir follows `config.openclaw_config_dir`.

@@ -1,4 +1,4 @@
-//! opencode: the opencode CLI behind the os-server bridge (spec section 2.6).
+//! opencode: the opencode CLI behind the os-server bridge (docs/device-contract.md §2.6).
 //!
 //! Bridge state in `/root/.opencode`; the CLI's own state is XDG (`/root/.config/opencode`,
 //! `/root/.local/share/opencode`).

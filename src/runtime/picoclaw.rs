@@ -1,4 +1,4 @@
-//! picoclaw: the autonomous-ai fork of PicoClaw (spec section 2.3).
+//! picoclaw: the autonomous-ai fork of PicoClaw (docs/device-contract.md §2.3).
 //!
 //! openclaw persona layout, except that MEMORY.md lives in `memory/` beside the daily files.
 //! Its own skills are never pruned; everything else unsupported is.
@@ -80,8 +80,8 @@ pub const SPEC: Runtime = Runtime {
         unit_file: Some(include_str!("../../embedded/picoclaw/picoclaw.service")),
         installer_env: &["PICO_REPO", "PICO_VERSION"],
     },
-    // Section 9 item 1: upstream's code (not the guide's "no-op") wipes the whole tree, which
-    // also clears the migrate marker, and re-onboards.
+    // docs/device-contract.md §9 item 1: upstream's code (not the guide's "no-op") wipes the whole
+    // tree, which also clears the migrate marker, and re-onboards.
     reset: ResetSpec {
         steps: &[
             ResetStep::StopUnit,

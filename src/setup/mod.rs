@@ -4,7 +4,8 @@
 //! What osctl installs (files in `embedded/units/`, compiled in):
 //!
 //! - `osctl-boot.service`: a oneshot `osctl reconcile` at every boot, after the local file
-//!   systems and before the runtime units (upstream's startup sequence, spec section 4.1 step 10);
+//!   systems and before the runtime units (upstream's startup sequence, docs/device-contract.md
+//!   §4.1 step 10);
 //! - `osctl-skills-sync.service` and `.timer`: `osctl skills sync` every 5 minutes (upstream's
 //!   skill watcher), with a fixed per-device random offset and a catch-up run after downtime;
 //! - for every runtime whose unit exists, `<unit>.service.d/10-osctl-presync.conf`:

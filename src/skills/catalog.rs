@@ -1,4 +1,4 @@
-//! The platform skill catalog and capability gating (spec section 7.3).
+//! The platform skill catalog and capability gating (docs/device-contract.md §7.3).
 //!
 //! Upstream generates its catalog (`system/skills/catalog_gen.go`) from `skills/<name>/skill.json`;
 //! osctl embeds the same data as `embedded/skills-catalog.json` (its `provenance` field says which

@@ -1,5 +1,5 @@
-//! The skills list in the OTA metadata document, and its ed25519 signature (spec section 7.1,
-//! section 10 item 4).
+//! The skills list in the OTA metadata document, and its ed25519 signature (docs/device-contract.md
+//! §7.1, §10 item 4).
 //!
 //! The document is a JSON object whose `skills` key maps a skill name to
 //! `{"version": "<12 hex>", "updated_at": "…"}`. A signed feed adds an `autonomous-ota/v1`

@@ -1,6 +1,6 @@
 //! Skills: the capability-gated skills that the device's CDN publishes, kept in each runtime's
-//! skills folder (spec section 7). osctl replaces upstream's per-runtime skill watcher with one
-//! `skills sync` pass that a timer or the daemon runs.
+//! skills folder (docs/device-contract.md §7). osctl replaces upstream's per-runtime skill watcher
+//! with one `skills sync` pass that a timer or the daemon runs.
 //!
 //! - [`metadata`]: the skills list in the OTA metadata, and its ed25519 signature.
 //! - [`catalog`]: the platform catalog (embedded) and capability gating.

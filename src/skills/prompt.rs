@@ -1,7 +1,9 @@
-//! The skill update prompt (spec section 7.2, upstream `SkillUpdatePrompt`), word for word.
+//! The skill update prompt (docs/device-contract.md §7.2, upstream `SkillUpdatePrompt`), word
+//! for word.
 //!
-//! osctl cannot send a chat message to the live agent itself (spec section 10 item 7): the text
-//! goes into `skills sync --json` and, with `--notify-cmd`, to that command's standard input.
+//! osctl cannot send a chat message to the live agent itself (docs/device-contract.md §10 item 7):
+//! the text goes into `skills sync --json` and, with `--notify-cmd`, to that command's standard
+//! input.
 
 /// The fixed first line of the prompt.
 pub const HEADER: &str = "[system] The following skills have been updated. Re-read them now — files on disk have changed. Follow the updated instructions strictly. After re-reading, output exactly NO_REPLY and nothing else; do not announce or acknowledge this maintenance update to the user.";

@@ -1,4 +1,5 @@
-//! Which skill folders a sync removes (spec section 7.3), per the runtime's [`PruneRule`].
+//! Which skill folders a sync removes (docs/device-contract.md §7.3), per the runtime's
+//! [`PruneRule`].
 //!
 //! - [`PruneRule::CatalogOnly`] (openclaw, hermes, codex, claudecode, opencode): only skills osctl
 //!   manages (catalog skills, and skills it installed itself from the CDN) that the device does

@@ -15,11 +15,11 @@
 //! slipped in between. A new key starts its own record.
 //!
 //! A skill's `version` is advanced only after its download was verified and its folder swapped
-//! into place (spec section 10 item 4), so a failed download is retried by the next sync. The
-//! `hash` is the FolderHash of what osctl installed: `skills verify` compares the folder with it.
-//! A skill whose own `skill.json` rules the device out is recorded with `"installed": false`, so
-//! the same version is not downloaded again. The file is osctl's own, written through the plan
-//! (atomic, durable, journaled), and always last, after the folders it describes.
+//! into place (docs/device-contract.md §10 item 4), so a failed download is retried by the next
+//! sync. The `hash` is the FolderHash of what osctl installed: `skills verify` compares the folder
+//! with it. A skill whose own `skill.json` rules the device out is recorded with `"installed":
+//! false`, so the same version is not downloaded again. The file is osctl's own, written through
+//! the plan (atomic, durable, journaled), and always last, after the folders it describes.
 
 use std::collections::BTreeMap;
 

@@ -1,4 +1,5 @@
-//! What osctl embeds for a runtime, and writing it on every switch (spec section 10 item 2).
+//! What osctl embeds for a runtime, and writing it on every switch
+//! (docs/device-contract.md §10 item 2).
 //!
 //! For the runtime being switched to: its installer, the `service` file where the unit name is
 //! not the runtime's, its verify and ready hooks, the unit file where osctl owns the unit, and the

@@ -1,5 +1,5 @@
-//! `osctl switch`: change the active runtime through systemd, as one transaction (spec
-//! sections 4 and 10 items 1 to 3 and 6).
+//! `osctl switch`: change the active runtime through systemd, as one transaction
+//! (docs/device-contract.md §4 and §10 items 1 to 3 and 6).
 //!
 //! ```text
 //! lock ─ converge an interrupted switch ─ old = config.json, else the resolution chain

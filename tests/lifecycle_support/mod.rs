@@ -707,8 +707,9 @@ impl<'a> Life<'a> {
         }
     }
 
-    /// An empty `agent_runtime` is seeded at boot with the resolved default (contract 3.1, 3.2:
-    /// `SeedAgentRuntimeFromGateway`), so the device and the app agree on what runs.
+    /// An empty `agent_runtime` is seeded at boot with the resolved default
+    /// (docs/device-contract.md §3.1, §3.2: `SeedAgentRuntimeFromGateway`), so the device and the
+    /// app agree on what runs.
     fn seeded_at_boot(&mut self) {
         let Some(text) = self.dev.read("root/config/config.json") else {
             return;
