@@ -5,93 +5,14 @@
 //! command made here (success, error, usage error, dry-run, check). A last test shows the
 //! validator rejects documents that break the contract, so the others can fail.
 
+#[path = "support/schema.rs"]
+mod schema;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use jsonschema::{Retrieve, Uri, Validator};
+use schema::{COMMANDS, problems, validator};
 use serde_json::Value;
-
-const BASE: &str = "https://osctl.invalid/schema/";
-
-fn schema_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema")
-}
-
-/// Resolves `$ref`s between the schema files (`envelope.json`, `plan.json`) from `docs/schema/`.
-struct SchemaFiles;
-
-impl Retrieve for SchemaFiles {
-    fn retrieve(
-        &self,
-        uri: &Uri<String>,
-    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
-        let name = uri
-            .as_str()
-            .strip_prefix(BASE)
-            .ok_or_else(|| format!("not an osctl schema: {}", uri.as_str()))?;
-        let text = std::fs::read_to_string(schema_dir().join(name))?;
-        Ok(serde_json::from_str(&text)?)
-    }
-}
-
-fn validator(file: &str) -> Validator {
-    let text = std::fs::read_to_string(schema_dir().join(file))
-        .unwrap_or_else(|e| panic!("docs/schema/{file}: {e}"));
-    let schema: Value = serde_json::from_str(&text).unwrap();
-    assert!(
-        jsonschema::meta::is_valid(&schema),
-        "docs/schema/{file} is not a valid JSON Schema"
-    );
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .with_retriever(SchemaFiles)
-        .build(&schema)
-        .unwrap_or_else(|e| panic!("docs/schema/{file}: {e}"))
-}
-
-/// Every command's name as its document says it; each has a schema file.
-const COMMANDS: &[&str] = &[
-    "status",
-    "doctor",
-    "switch",
-    "reconcile",
-    "presync",
-    "migrate",
-    "recover",
-    "reset",
-    "setup",
-    "skills sync",
-    "skills list",
-    "skills verify",
-    "mcp add",
-    "mcp remove",
-    "mcp list",
-    "channel add",
-    "channel remove",
-    "channel list",
-    "version",
-];
-
-/// The problems of one document: the envelope's, then its command's schema's.
-fn problems(doc: &Value) -> Vec<String> {
-    let mut out: Vec<String> = validator("envelope.json")
-        .iter_errors(doc)
-        .map(|e| format!("envelope: {e} at {}", e.instance_path()))
-        .collect();
-    let command = doc["command"].as_str().unwrap_or_default();
-    if COMMANDS.contains(&command) {
-        let file = format!("{}.json", command.replace(' ', "-"));
-        out.extend(
-            validator(&file)
-                .iter_errors(doc)
-                .map(|e| format!("{file}: {e} at {}", e.instance_path())),
-        );
-    } else if doc["exit_code"] != 2 {
-        // Only a usage error may name no known command (clap refused the line).
-        out.push(format!("unknown command {command:?} outside a usage error"));
-    }
-    out
-}
 
 /// stdout as exactly one JSON document (trailing data is an error) with the process's code.
 fn one_document(what: &str, out: &Output) -> Value {

@@ -45,6 +45,8 @@
 
 mod lifecycle_support;
 mod reliability_support;
+#[path = "support/schema.rs"]
+mod schema;
 #[path = "skills_support/mod.rs"]
 mod skills_support;
 
@@ -253,6 +255,7 @@ fn print_figures(stats: &Stats, seconds: f64, seed: u64) {
             ("osctl_runs", stats.runs.to_string()),
             ("probes", stats.probes.to_string()),
             ("previews_compared", stats.previews_compared.to_string()),
+            ("json_documents_validated", stats.documents.to_string()),
             ("convergence_checked", stats.convergence_checked.to_string()),
             (
                 "crashes",
@@ -365,6 +368,7 @@ cases! {
     regression_killed_switch_converges_to_a_unit_that_never_ran => "killed_switch_converges_to_a_unit_that_never_ran",
     regression_killed_switch_then_switch_diverges => "killed_switch_then_switch_diverges",
     regression_killed_boot_then_reset_leaves_an_emptied_mcp_container => "killed_boot_then_reset_leaves_an_emptied_mcp_container",
+    regression_crash_then_reset_forgets_the_reset_runtimes_edits => "crash_then_reset_forgets_the_reset_runtimes_edits",
 }
 
 // ---- the suite's own machinery: each check must be able to fail ----

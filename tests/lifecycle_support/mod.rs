@@ -84,6 +84,8 @@ pub struct Stats {
     pub runs: usize,
     pub probes: usize,
     pub previews_compared: usize,
+    /// `--json` documents validated against docs/schema/.
+    pub documents: usize,
     /// Previews not compared: a journal was pending (the run restores it first).
     pub previews_after_crash: usize,
     pub convergence_checked: usize,
@@ -103,6 +105,7 @@ impl Stats {
         self.runs += o.runs;
         self.probes += o.probes;
         self.previews_compared += o.previews_compared;
+        self.documents += o.documents;
         self.previews_after_crash += o.previews_after_crash;
         self.convergence_checked += o.convergence_checked;
         self.crashes_mid_run += o.crashes_mid_run;
@@ -368,6 +371,27 @@ impl<'a> Life<'a> {
                 &format!("osctl {}", out.args.join(" ")),
                 out.text(),
             );
+        }
+        // A run that ended by itself under --json printed one document of the contract.
+        if out.code.is_some() && !out.timed_out && out.args.iter().any(|a| a == "--json") {
+            self.stats.documents += 1;
+            let problems = match serde_json::from_str::<serde_json::Value>(&out.stdout) {
+                Err(e) => vec![format!("stdout is not one JSON document: {e}")],
+                Ok(doc) if doc["exit_code"].as_i64() != out.code.map(i64::from) => {
+                    vec![format!(
+                        "exit_code {} is not the process's",
+                        doc["exit_code"]
+                    )]
+                }
+                Ok(doc) => crate::schema::problems(&doc),
+            };
+            if !problems.is_empty() {
+                self.violate(
+                    "json-contract",
+                    &format!("osctl {}", out.args.join(" ")),
+                    format!("{}\n{}", problems.join("\n"), out.text()),
+                );
+            }
         }
     }
 
@@ -776,6 +800,13 @@ impl<'a> Life<'a> {
     }
 
     /// The dry run of `args` (a reset's with `-v`, which adds the diff to its list).
+    /// A step's own run, under `--json` (its output is only judged as the contract's document).
+    fn json_args(args: &[String]) -> Vec<String> {
+        let mut a = s(&["--json"]);
+        a.extend(args.iter().filter(|x| *x != "--json").cloned());
+        a
+    }
+
     fn preview_args(args: &[String]) -> Vec<String> {
         let mut a = if args.first().map(String::as_str) == Some("reset") {
             s(&["-v", "--dry-run"])
@@ -817,7 +848,8 @@ impl<'a> Life<'a> {
         };
         let mark = self.dev.calls_mark();
         let failed_mark = self.dev.failed_mark();
-        let out = self.run(args);
+        // The run itself under --json: its document is checked against the schemas.
+        let out = self.run(&Self::json_args(args));
         let after = self.dev.snapshot();
         let calls = self.dev.calls_since(mark);
         let ctx = format!("osctl {}", args.join(" "));
@@ -1340,8 +1372,9 @@ impl<'a> Life<'a> {
             self.model_after(cmd, active_before.as_deref());
         }
         if next_ok {
-            let active = self.resolved_active();
-            self.model_after(next, active.as_deref());
+            // The runtime that was active when the next command ran (a reset resolves another
+            // one after it: the model must forget the edits of the runtime it reset).
+            self.model_after(next, active_now.as_deref());
         }
     }
 
