@@ -8,7 +8,7 @@
 #[path = "support/schema.rs"]
 mod schema;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use schema::{COMMANDS, problems, validator};
