@@ -272,7 +272,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__channel__subcmd__add)
-            opts="-n -q -v -y -h -V --runtime --force --token --token-file --user-id --app-token --app-token-file --signing-secret --signing-secret-file --guild-id --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
+            opts="-n -q -v -y -h -V --runtime --allow-uninstalled --token --token-file --user-id --app-token --app-token-file --signing-secret --signing-secret-file --guild-id --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version telegram slack discord whatsapp imessage"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -946,7 +946,7 @@ _osctl() {
             return 0
             ;;
         osctl__subcmd__mcp__subcmd__add)
-            opts="-n -q -v -y -h -V --url --transport --header --header-file --env --env-file --runtime --user-tool --force --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
+            opts="-n -q -v -y -h -V --url --transport --header --header-file --env --env-file --runtime --user-tool --force --replace --allow-uninstalled --root --dry-run --check --json --events --stat --no-diff --quiet --verbose --color --yes --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -242,7 +242,8 @@ always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l user-tool -d 'Also record it in config.json `mcp_tools` as a user tool (remote servers only), as the device does: the runtime\'s server is then `tool_NAME`'
-complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l force -d 'Replace an existing server of that name, and write to a runtime that is not installed'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l replace -l force -d 'Replace an existing server of that name (`--force` is an alias)'
+complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l allow-uninstalled -d 'Write to a runtime that is not installed: its config waits for it'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
 complete -c osctl -n "__fish_osctl_using_subcommand mcp; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'
@@ -342,7 +343,7 @@ complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_sub
 always\t''
 never\t''"
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l lock-timeout -d 'Seconds to wait for the device lock held by another osctl run before giving up (exit 6)' -r
-complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l force -d 'Write to a runtime that is not installed'
+complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l allow-uninstalled -d 'Write to a runtime that is not installed: its config waits for it'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -s n -l dry-run -d 'Print what would change (a unified diff, secrets masked) and change nothing'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l check -d 'Change nothing; exit 3 when something would change, 0 when all is in place'
 complete -c osctl -n "__fish_osctl_using_subcommand channel; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document on stdout (`"schema": 2`, docs/schema/) instead of text'

@@ -175,7 +175,7 @@ fn mcp_servers_are_carried_from_every_runtime_to_every_other() {
                         "--runtime",
                         from,
                         // The device has no unit files: the runtimes count as not installed.
-                        "--force",
+                        "--allow-uninstalled",
                         "--env",
                         "FAKE_MODE=echo",
                         "--",
@@ -196,7 +196,8 @@ fn mcp_servers_are_carried_from_every_runtime_to_every_other() {
                         "notion",
                         "--runtime",
                         from,
-                        "--force",
+                        "--replace",
+                        "--allow-uninstalled",
                         "--url",
                         "https://mcp.notion.com/mcp",
                         "--header-file",

@@ -177,14 +177,14 @@ fn mixed_writers() -> Vec<Writer> {
         let rt = if i < 8 { "hermes" } else { "codex" };
         let name = format!("w{i}");
         let url = format!("https://mcp{i}.example.invalid/mcp");
-        // --force: the sample device has the runtimes' files but not their units.
+        // --allow-uninstalled: the sample device has the runtimes' files but not their units.
         w.push(long(&[
             "mcp",
             "add",
             &name,
             "--runtime",
             rt,
-            "--force",
+            "--allow-uninstalled",
             "--url",
             &url,
         ]));

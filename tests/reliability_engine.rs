@@ -333,7 +333,7 @@ fn regression_an_undeletable_persona_file_fails_the_reset_alone() {
         "probe",
         "--runtime",
         "codex",
-        "--force",
+        "--allow-uninstalled",
         "--",
         "/bin/true",
     ]);

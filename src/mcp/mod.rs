@@ -8,7 +8,7 @@
 //! native → canonical), so a runtime's difference is its data plus one match arm, never a pairwise
 //! converter.
 //!
-//! - [`reader`]: a runtime's servers as canonical entries (for `mcp list`, `mcp add --force`
+//! - [`reader`]: a runtime's servers as canonical entries (for `mcp list`, `mcp add --replace`
 //!   checks, and the carry-over on a switch, which reads from any of the six runtimes).
 //! - [`planner`]: `mcp add` / `mcp remove` as plans through a [`crate::plan::Draft`], with the
 //!   restart of the runtime's unit when its file changed.

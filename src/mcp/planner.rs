@@ -24,7 +24,7 @@ use crate::system::path::DevPath;
 pub enum Outcome {
     /// The name was new.
     Added,
-    /// The name held another entry (`--force`).
+    /// The name held another entry (`--replace`).
     Replaced,
     /// The name already held this entry: nothing to do.
     Unchanged,
@@ -43,14 +43,14 @@ pub struct Planned {
     pub native: Option<Value>,
 }
 
-/// Plans `mcp add NAME` on `rt`: refused when the name holds another entry, unless `force`.
+/// Plans `mcp add NAME` on `rt`: refused when the name holds another entry, unless `replace`.
 pub fn plan_add(
     draft: &mut Draft<'_>,
     layout: &Layout,
     rt: &Runtime,
     name: &str,
     entry: &Entry,
-    force: bool,
+    replace: bool,
 ) -> Result<Planned> {
     check_name(name)?;
     check_for_runtime(rt.id, name, entry)?;
@@ -60,7 +60,7 @@ pub fn plan_add(
     let outcome = match current.get(name).map(|f| &f.read) {
         None => Outcome::Added,
         Some(Ok(read)) if read.entry == *entry => Outcome::Unchanged,
-        Some(existing) if !force => {
+        Some(existing) if !replace => {
             let what = match existing {
                 Ok(r) => format!("{} {}", r.entry.transport(), r.entry.target()),
                 Err(why) => format!("an entry osctl cannot read ({why})"),
@@ -72,7 +72,7 @@ pub fn plan_add(
                     rt.name, current.file
                 ),
             )
-            .hint("pass --force to replace it, or pick another name"));
+            .hint("pass --replace to replace it, or pick another name"));
         }
         Some(_) => Outcome::Replaced,
     };

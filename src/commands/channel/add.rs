@@ -19,7 +19,7 @@ pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     let device = ctx.device()?;
     let rt = match args.runtime {
         Some(rt) => {
-            crate::commands::mcp::require_installed(ctx, &device, rt, args.force)?;
+            crate::commands::mcp::require_installed(ctx, &device, rt, args.allow_uninstalled)?;
             rt
         }
         None => device.active()?,

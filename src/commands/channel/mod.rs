@@ -48,9 +48,9 @@ pub struct AddArgs {
     #[arg(long, value_parser = RuntimeParser, value_name = "RUNTIME")]
     pub runtime: Option<RuntimeId>,
 
-    /// Write to a runtime that is not installed.
+    /// Write to a runtime that is not installed: its config waits for it.
     #[arg(long)]
-    pub force: bool,
+    pub allow_uninstalled: bool,
 
     /// The bot token (telegram, slack, discord).
     #[arg(long, value_name = "TOKEN", conflicts_with = "token_file")]

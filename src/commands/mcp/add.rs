@@ -22,7 +22,7 @@ pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     let _lock = ctx.lock()?;
     let device = ctx.device()?;
     if let Some(rt) = args.runtime {
-        super::require_installed(ctx, &device, rt, args.force)?;
+        super::require_installed(ctx, &device, rt, args.allow_uninstalled)?;
     }
     let rt = match args.runtime {
         Some(rt) => rt,
@@ -45,7 +45,7 @@ pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
             headers,
         )?;
     }
-    let planned = planner::plan_add(&mut draft, &device.layout, rt, &name, &entry, args.force)?;
+    let planned = planner::plan_add(&mut draft, &device.layout, rt, &name, &entry, args.replace)?;
     let what = format!("`{name}` ({}: {})", entry.transport(), entry.target());
     ctx.out.status(&match planned.outcome {
         planner::Outcome::Replaced => {

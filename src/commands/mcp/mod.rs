@@ -77,9 +77,13 @@ pub struct AddArgs {
     #[arg(long, requires = "url")]
     pub user_tool: bool,
 
-    /// Replace an existing server of that name, and write to a runtime that is not installed.
+    /// Replace an existing server of that name (`--force` is an alias).
+    #[arg(long, visible_alias = "force")]
+    pub replace: bool,
+
+    /// Write to a runtime that is not installed: its config waits for it.
     #[arg(long)]
-    pub force: bool,
+    pub allow_uninstalled: bool,
 
     /// A local server's command and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
@@ -125,7 +129,7 @@ pub fn run(ctx: &Ctx, cmd: &McpCommand) -> Result<Exit> {
 }
 
 /// Refuses a change aimed with `--runtime` at a runtime that is not installed (`runtime_not_installed`,
-/// exit 1), unless `force` (then a warning): its config would be written for a program that is not there, and no
+/// exit 1), unless `--allow-uninstalled` (then a warning): its config would be written for a program that is not there, and no
 /// unit would pick it up. "Installed" is what `status` and `switch` mean by it (the unit exists
 /// and the verify hook passes, [`crate::runtime::install`]). The active runtime is not checked:
 /// it is the one the device runs, and when it is broken `status` says so and `switch` mends it.
@@ -133,7 +137,7 @@ pub(crate) fn require_installed(
     ctx: &Ctx,
     device: &crate::device::Device,
     rt: RuntimeId,
-    force: bool,
+    allow_uninstalled: bool,
 ) -> Result<()> {
     if device.active().ok() == Some(rt) {
         return Ok(());
@@ -142,9 +146,9 @@ pub(crate) fn require_installed(
     if state.installed() {
         return Ok(());
     }
-    if force {
+    if allow_uninstalled {
         ctx.out.warn(&format!(
-            "{rt} is not installed on this device ({}); --force writes its config for when it is",
+            "{rt} is not installed on this device ({}); --allow-uninstalled writes its config for when it is",
             state.reason()
         ));
         return Ok(());
@@ -157,7 +161,7 @@ pub(crate) fn require_installed(
         ),
     )
     .hint(format!(
-        "`osctl switch {rt}` installs it and makes it active; --force writes its config anyway"
+        "`osctl switch {rt}` installs it and makes it active; --allow-uninstalled writes its config anyway"
     )))
 }
 

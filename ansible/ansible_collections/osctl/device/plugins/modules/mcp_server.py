@@ -62,12 +62,19 @@ options:
     description: Also record it in config.json C(mcp_tools) as a user tool (remote servers only); the runtime's server is then C(tool_NAME).
     type: bool
     default: false
-  force:
+  replace:
     description:
       - Replace a server of that name whose entry differs (declarative, the default).
       - False refuses instead (the task fails, nothing written).
     type: bool
     default: true
+    aliases: [force]
+  allow_uninstalled:
+    description:
+      - Write the server to a runtime that is not installed on the device (its config waits for it).
+      - By default such a task fails and writes nothing.
+    type: bool
+    default: false
 attributes:
   check_mode:
     support: full
@@ -138,7 +145,8 @@ def main():
         args=dict(type="list", elements="str", default=[]),
         env=dict(type="dict", default={}, no_log=True),
         user_tool=dict(type="bool", default=False),
-        force=dict(type="bool", default=True),
+        replace=dict(type="bool", default=True, aliases=["force"]),
+        allow_uninstalled=dict(type="bool", default=False),
     )
     module = AnsibleModule(
         argument_spec=spec,
@@ -157,8 +165,10 @@ def main():
     if p["user_tool"]:
         args.append("--user-tool")
     if p["state"] == "present":
-        if p["force"]:
-            args.append("--force")
+        if p["replace"]:
+            args.append("--replace")
+        if p["allow_uninstalled"]:
+            args.append("--allow-uninstalled")
         if p["url"]:
             args += ["--url", p["url"], "--transport", p["transport"]]
             if p["headers"]:
