@@ -167,6 +167,16 @@ fn an_unknown_runtime_and_an_unknown_channel_exit_alike() {
     assert_eq!(doc["exit_code"], 1);
 }
 
+/// The device under `root` is as `before` (osctl's bookkeeping aside).
+fn assert_unchanged(root: &Path, before: &reliability_support::Tree, what: &str) {
+    let after = reliability_support::snapshot(root);
+    assert!(
+        *before == after,
+        "{what}:\n{}",
+        reliability_support::describe_diff(before, &after)
+    );
+}
+
 /// How a scenario makes its code: a device tree (examples/device), maybe prepared, then a run.
 struct Scenario {
     code: i32,
@@ -302,12 +312,7 @@ fn every_code_in_the_table_is_produced_by_a_real_run() {
         assert_eq!(doc["ok"], code == 0 || code == 3, "{what}");
         if [1, 2, 4, 6, 130].contains(&code) {
             assert_eq!(doc["changed"], false, "{what}");
-            let after = reliability_support::snapshot(&root);
-            assert!(
-                before == after,
-                "{what}: the tree changed:\n{}",
-                reliability_support::describe_diff(&before, &after)
-            );
+            assert_unchanged(&root, &before, &format!("{what}: the tree changed"));
         }
     }
 }
@@ -366,11 +371,10 @@ fn sigterm_during_a_switch_rolls_it_back() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["error"]["code"], "interrupted", "{what}");
     assert_eq!(doc["changed"], false, "{what}");
-    let after = reliability_support::snapshot(&root);
-    assert!(
-        before == after,
-        "{what}\nthe switch was rolled back:\n{}",
-        reliability_support::describe_diff(&before, &after)
+    assert_unchanged(
+        &root,
+        &before,
+        &format!("{what}\nthe switch was rolled back"),
     );
     let read = |f: &str| std::fs::read_to_string(state.join(f)).unwrap_or_default();
     assert_eq!(

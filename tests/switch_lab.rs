@@ -113,6 +113,15 @@ impl Device {
         std::fs::symlink_metadata(self.lab.path(path)).is_ok()
     }
 
+    /// Waits up to 30 s for `path` to appear (a script's sign that it got that far).
+    fn wait_for(&self, path: &str, never: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !self.exists(path) {
+            assert!(Instant::now() < deadline, "{never}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// No switch record and no journal left behind.
     fn assert_clean_state(&self) {
         assert!(
@@ -487,14 +496,10 @@ fn of_two_concurrent_switches_one_is_busy() {
                 "/root/slow-install.sh",
             ])
         });
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !d.exists("/run/installing") {
-            assert!(
-                Instant::now() < deadline,
-                "the first switch never started installing"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        d.wait_for(
+            "/run/installing",
+            "the first switch never started installing",
+        );
         let started = Instant::now();
         let second = d.osctl(&["--json", "switch", "picoclaw"]);
         assert_eq!(second.status.code(), Some(6), "{}", text(&second));
@@ -549,14 +554,7 @@ fn a_switch_interrupted_during_its_installer_stops_it_and_rolls_back() {
                 "/root/slow-install.sh",
             ])
         });
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !d.exists("/run/installing") {
-            assert!(
-                Instant::now() < deadline,
-                "the switch never started installing"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        d.wait_for("/run/installing", "the switch never started installing");
         d.ok(&[
             "sh",
             "-c",
