@@ -65,7 +65,9 @@ Environment:
   NO_COLOR         no colour with --color auto
   CLICOLOR_FORCE   colour with --color auto, even when not a terminal
   OSCTL_SYSTEMCTL  the systemctl to call (a test double); also lets service actions run under a
-                   root other than /";
+                   root other than /
+  OSCTL_COMPLETE   set by the completion scripts (bash, zsh, fish): print the candidates for the
+                   command line after `--` and exit, reading the device only";
 
 /// The options every command accepts on its command line; [`applicable_globals`] says which of
 /// them mean something to which command (the others are refused as usage errors).
@@ -194,7 +196,10 @@ pub enum Command {
     #[command(subcommand)]
     Skills(SkillsCommand),
 
-    /// Print a shell completion script.
+    /// Print a shell completion script: `source <(osctl completions bash)`, or install it where
+    /// the shell looks (the package does). At each TAB the script asks the installed osctl, so
+    /// `mcp remove <TAB>` offers the servers in the runtime's file and `channel remove <TAB>`
+    /// the configured channels, under the `--root` and `--runtime` typed before.
     Completions(CompletionsArgs),
 
     /// Print a man page (roff): osctl(1), or a command's own page (`osctl man mcp add` prints
@@ -391,7 +396,7 @@ pub struct ManArgs {
     pub command: Vec<String>,
 }
 
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Shell {
     Bash,
     Zsh,

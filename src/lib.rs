@@ -176,6 +176,13 @@ pub fn panic_document(args: &[OsString], message: &str) {
 /// one document (`output::Report` in its envelope) is written here, once, at the end.
 pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Option<String>) -> i32 {
     let args: Vec<OsString> = args.into_iter().collect();
+    // A shell asking for completions (the scripts of `osctl completions`): answered before
+    // anything else, with nothing written.
+    if env(commands::COMPLETE_VAR).is_some_and(|v| !v.is_empty() && v != "0")
+        && commands::complete(&args, env("OSCTL_ROOT"))
+    {
+        return 0;
+    }
     // Before parsing: a usage error may quote any argument.
     redact::register_args(&args);
     let no_color_env = env("NO_COLOR").is_some_and(|v| !v.is_empty());

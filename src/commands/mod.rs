@@ -337,4 +337,7 @@ pub fn dispatch_without_device(cli: &Cli) -> Result<Exit> {
     }
 }
 
-pub use completions::{completion_script, examples as man_examples, man_page, man_pages};
+pub use completions::{
+    COMPLETE_VAR, complete, completion_script, configured_channel_candidates,
+    examples as man_examples, man_page, man_pages, mcp_server_candidates,
+};

@@ -89,7 +89,8 @@ pub struct AddArgs {
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
     /// The channel.
-    #[arg(value_enum)]
+    #[arg(value_enum,
+          add = clap_complete::ArgValueCompleter::new(crate::commands::configured_channel_candidates))]
     pub channel: Channel,
 
     /// The runtime whose unit is restarted when its own config held the channel (default: the
