@@ -315,8 +315,10 @@ impl Printer {
                 0 | 3 => report.changed.unwrap_or(false),
                 // Partly applied: something landed unless the command says otherwise.
                 5 => report.changed.unwrap_or(true),
-                101 => report.changed.unwrap_or(false),
-                // Refused, usage, rolled back, busy, interrupted: nothing changed, by those codes' meaning.
+                // A bug, or an interrupt: what had landed before it (a switch past its commit
+                // point, the reconcile steps before the one stopped) stands, as the command says.
+                101 | 130 => report.changed.unwrap_or(false),
+                // Refused, usage, rolled back, busy: nothing changed, by those codes' meaning.
                 _ => false,
             },
             _ => false,

@@ -389,3 +389,104 @@ fn sigterm_during_a_switch_rolls_it_back() {
         "{what}"
     );
 }
+
+/// A switch on the sample device (hermes → openclaw) with fake systemd, optionally with a
+/// fault; returns the exit code, the JSON document and the state folder of the fake systemctl.
+fn faulted_switch(
+    root: &Path,
+    state: &Path,
+    fault: Option<&str>,
+) -> (Option<i32>, serde_json::Value, String) {
+    let mut cmd = reliability_support::osctl(root);
+    cmd.env("OSCTL_SYSTEMCTL", reliability_support::fake_systemctl())
+        .env("FAKE_SYSTEMCTL_DIR", state)
+        .env("FAKE_SYSTEMCTL_ROOT", root)
+        .args(["--json", "switch", "openclaw"]);
+    match fault {
+        Some(f) => cmd.env("OSCTL_FAULT", f),
+        None => cmd.env_remove("OSCTL_FAULT"),
+    };
+    let out = cmd.output().unwrap();
+    let doc = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (out.status.code(), doc, reliability_support::text(&out))
+}
+
+fn sample_with_fake_systemd(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let root = dir.join("device");
+    let state = dir.join("systemctl");
+    std::fs::create_dir_all(&state).unwrap();
+    reliability_support::copy_tree(&reliability_support::repo().join("examples/device"), &root);
+    for (file, value) in [
+        ("hermes-gateway.service.active", "active"),
+        ("hermes-gateway.service.sub", "running"),
+        ("hermes-gateway.service.enabled", "enabled"),
+    ] {
+        std::fs::write(state.join(file), format!("{value}\n")).unwrap();
+    }
+    (root, state)
+}
+
+/// A SIGTERM before each file step of a switch in turn, from the first to past the last: before
+/// the commit point the switch rolls back (device unchanged, 130); after it the switch stands
+/// and what it had not done yet is left to the next `osctl reconcile` (130, `changed`), which
+/// then leaves the device as an uninterrupted switch does. Never "partly applied" (5): an
+/// interrupt is not a failure of a step.
+#[test]
+fn a_signal_at_any_write_of_a_switch_rolls_it_back_or_lets_it_stand() {
+    let reference = reliability_support::sandbox();
+    let (ref_root, ref_state) = sample_with_fake_systemd(reference.path());
+    let (code, _, what) = faulted_switch(&ref_root, &ref_state, None);
+    assert_eq!(code, Some(0), "{what}");
+    let finished = reliability_support::snapshot(&ref_root);
+    let mut stood = 0;
+    let mut rolled = 0;
+    for n in 1.. {
+        assert!(n < 200, "the switch never ran past its last write");
+        let dir = reliability_support::sandbox();
+        let (root, state) = sample_with_fake_systemd(dir.path());
+        let before = reliability_support::snapshot(&root);
+        let fault = format!("signal-write:{n}:TERM");
+        let (code, doc, what) = faulted_switch(&root, &state, Some(&fault));
+        if code == Some(0) {
+            // Past the last write: the signal was never sent.
+            assert_eq!(reliability_support::snapshot(&root), finished, "{what}");
+            break;
+        }
+        assert_eq!(code, Some(130), "{fault}: {what}");
+        assert_eq!(doc["exit_code"], 130, "{fault}: {what}");
+        assert_eq!(doc["error"]["code"], "interrupted", "{fault}: {what}");
+        let config = std::fs::read_to_string(root.join("root/config/config.json")).unwrap();
+        if config.contains("\"openclaw\"") {
+            stood += 1;
+            assert_eq!(doc["changed"], true, "{fault}: {what}");
+            let out = reliability_support::osctl(&root)
+                .env("OSCTL_SYSTEMCTL", reliability_support::fake_systemctl())
+                .env("FAKE_SYSTEMCTL_DIR", &state)
+                .env("FAKE_SYSTEMCTL_ROOT", &root)
+                .env_remove("OSCTL_FAULT")
+                .arg("reconcile")
+                .output()
+                .unwrap();
+            let said = reliability_support::text(&out);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{fault}: reconcile after: {said}"
+            );
+            let got = reliability_support::snapshot(&root);
+            assert!(
+                got == finished,
+                "{fault}: after the next reconcile the device differs from a whole switch:\n{}",
+                reliability_support::describe_diff(&finished, &got)
+            );
+        } else {
+            rolled += 1;
+            assert_eq!(doc["changed"], false, "{fault}: {what}");
+            assert_unchanged(&root, &before, &format!("{fault}: {what}"));
+        }
+    }
+    assert!(
+        stood > 0 && rolled > 0,
+        "stood {stood}, rolled back {rolled}"
+    );
+}

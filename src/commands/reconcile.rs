@@ -64,7 +64,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
             (&r.report, &r.plan, Some(r.outcome), skipped)
         })
         .collect::<Vec<_>>();
-    report(ctx, &rows, &device, reconcile::verdict(&ran))
+    report(ctx, &rows, &device, reconcile::verdict(&steps, &ran))
 }
 
 /// A step's report, its plan, what became of it (none in a preview), and the service actions

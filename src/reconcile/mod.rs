@@ -31,6 +31,7 @@ use crate::device::paths::Layout;
 use crate::error::{Error, Exit, Result};
 use crate::plan::{Draft, Plan};
 use crate::runtime::RuntimeId;
+use crate::system::interrupt;
 
 /// A reconcile step (`osctl reconcile --only STEP`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -273,6 +274,11 @@ pub struct Ran {
 pub fn run(t: &Target<'_>, device: &Device, steps: &[StepName], now: i64) -> Result<Vec<Ran>> {
     let mut out = Vec::new();
     for &step in steps {
+        // An interrupt ends the run between steps: the step it stopped rolled itself back, and
+        // the ones after it do not start (their markers stay; [`verdict`] says which).
+        if interrupt::pending().is_some() {
+            break;
+        }
         let mut draft = Draft::new(t.fs);
         let mut report = plan_next(&mut draft, device, step, now);
         let mut plan = draft.finish();
@@ -317,11 +323,15 @@ pub fn run(t: &Target<'_>, device: &Device, steps: &[StepName], now: i64) -> Res
     Ok(out)
 }
 
-/// How a run of steps ends: `None` when no step failed, else the error to report. Exit 5
-/// (partly applied) when some steps landed and some did not, or a rollback did not finish; 4
-/// when the only change was rolled back; 1 when a step could not be planned and nothing else
-/// changed.
-pub fn verdict(ran: &[Ran]) -> Option<Error> {
+/// How a run of the steps `asked` ends: `None` when no step failed, else the error to report.
+/// Exit 130 when a signal stopped it (whatever else happened: the steps that landed stand, the
+/// one it stopped was rolled back, the rest did not run); 5 (partly applied) when some steps
+/// landed and some did not, or a rollback did not finish; 4 when the only change was rolled
+/// back; 1 when a step could not be planned and nothing else changed.
+pub fn verdict(asked: &[StepName], ran: &[Ran]) -> Option<Error> {
+    if let Some(sig) = interrupt::pending() {
+        return Some(interrupted_run(sig, asked, ran));
+    }
     let names = |f: &dyn Fn(&Ran) -> bool| {
         ran.iter()
             .filter(|r| f(r))
@@ -387,6 +397,43 @@ pub fn verdict(ran: &[Ran]) -> Option<Error> {
         )
     };
     Some(e)
+}
+
+/// A run of steps stopped by `sig`: which steps landed, which it rolled back, which never ran.
+fn interrupted_run(sig: i32, asked: &[StepName], ran: &[Ran]) -> Error {
+    let names = |f: &dyn Fn(&Ran) -> bool| -> Vec<&str> {
+        ran.iter()
+            .filter(|r| f(r))
+            .map(|r| r.report.step.as_str())
+            .collect()
+    };
+    let landed = names(&|r| r.outcome == Outcome::Applied);
+    let stopped = names(&|r| r.report.failed());
+    let not_run: Vec<&str> = asked
+        .iter()
+        .filter(|s| !ran.iter().any(|r| r.report.step == **s))
+        .map(|s| s.as_str())
+        .collect();
+    let mut parts = Vec::new();
+    let list = |v: &[&str]| v.join(", ");
+    if !landed.is_empty() {
+        parts.push(format!("{} landed", list(&landed)));
+    }
+    if !stopped.is_empty() {
+        parts.push(format!("{} was stopped and rolled back", list(&stopped)));
+    }
+    if !not_run.is_empty() {
+        parts.push(format!("{} did not run", list(&not_run)));
+    }
+    let mut e = interrupt::interrupted(sig);
+    if !parts.is_empty() {
+        e.message = format!("{}: reconcile {}", e.message, parts.join("; "));
+    }
+    e.hint(if stopped.is_empty() && not_run.is_empty() {
+        "every step had finished: nothing is left to do".to_string()
+    } else {
+        "the steps that did not finish keep their markers: the next `osctl reconcile` (at boot, or run by hand) runs them".to_string()
+    })
 }
 
 /// Plans `step` on the device as `draft` shows it: config.json is read again through the draft

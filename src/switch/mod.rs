@@ -192,12 +192,8 @@ fn reconcile_after(
     t: &Target<'_>,
     device: &Device,
 ) -> std::result::Result<(Vec<Ran>, Option<Error>), Failure> {
-    let ran = match reconcile::run(
-        t,
-        device,
-        &StepName::after_switch(),
-        crate::clock::now_secs(),
-    ) {
+    let steps = StepName::after_switch();
+    let ran = match reconcile::run(t, device, &steps, crate::clock::now_secs()) {
         Ok(ran) => ran,
         Err(e) => return Ok((Vec::new(), Some(unreconciled(e)))),
     };
@@ -212,7 +208,14 @@ fn reconcile_after(
             t.out.status(&line);
         }
     }
-    let failure = reconcile::verdict(&ran).map(|e| {
+    let failure = reconcile::verdict(&steps, &ran).map(|e| {
+        if e.exit == Exit::Interrupted {
+            // The signal came after the commit point: the switch was finished, and the steps
+            // it stopped wait for the next reconcile.
+            let mut e = e;
+            e.message = format!("the switch stands, but it was {}", e.message);
+            return e;
+        }
         let mut e = e.with_exit(Exit::PartlyApplied);
         e.code = "reconcile_step_failed";
         let failed: Vec<&str> = ran
