@@ -38,8 +38,13 @@ fn main() {
     if let Some(common) = output("git", &["rev-parse", "--git-common-dir"])
         && let Some(head) = output("git", &["symbolic-ref", "-q", "HEAD"])
     {
-        println!("cargo:rerun-if-changed={common}/{head}");
-        println!("cargo:rerun-if-changed={common}/packed-refs");
+        // Only files that exist: cargo reruns a build script whose watched file is missing on
+        // every build (a branch kept only in packed-refs, or no packed-refs yet).
+        for file in [format!("{common}/{head}"), format!("{common}/packed-refs")] {
+            if std::path::Path::new(&file).exists() {
+                println!("cargo:rerun-if-changed={file}");
+            }
+        }
     }
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=RUSTC");
