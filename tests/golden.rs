@@ -29,7 +29,9 @@
 #[path = "support/golden_tree.rs"]
 mod golden_tree;
 
-use golden_tree::{describe_tree_diff, tree};
+use golden_tree::{
+    apply, check_canonical, delta, describe_tree_diff, read_delta, tree, write_delta,
+};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -185,12 +187,7 @@ fn run_case(case: &Case, bless: bool) -> Option<String> {
             doc["status"] = toml_edit::value(status as i64);
             std::fs::write(case.dir.join("cmd.toml"), doc.to_string()).unwrap();
         }
-        let out_dir = case.dir.join("out");
-        if after != before {
-            golden_tree::write_tree(&after, &out_dir);
-        } else if out_dir.exists() {
-            std::fs::remove_dir_all(&out_dir).unwrap();
-        }
+        write_delta(&case.dir, &delta(&before, &after));
         return None;
     }
 
@@ -208,22 +205,27 @@ fn run_case(case: &Case, bless: bool) -> Option<String> {
             problems.push_str(&format!("{name} differs:\n{diff}"));
         }
     }
-    let out_dir = case.dir.join("out");
-    let expected_tree = if out_dir.exists() {
-        tree(&out_dir)
-    } else {
-        before.clone()
-    };
-    if after != expected_tree {
-        let what = if out_dir.exists() {
-            "the tree differs from out/"
-        } else {
-            "the run changed the tree (no out/: nothing may change)"
-        };
-        problems.push_str(&format!(
-            "{what}:\n{}",
-            describe_tree_diff(&expected_tree, &after)
-        ));
+    let stored = read_delta(&case.dir);
+    match stored.and_then(|d| Ok((apply(&before, &d)?, d))) {
+        Err(e) => problems.push_str(&format!(
+            "the stored delta does not fit the input tree: {e}\n"
+        )),
+        Ok((expected_tree, d)) if after != expected_tree => {
+            let what = if d.is_empty() {
+                "the run changed the tree (no out/ nor deleted: nothing may change)"
+            } else {
+                "the tree differs from the expected one (the input with out/ and deleted applied)"
+            };
+            problems.push_str(&format!(
+                "{what}:\n{}",
+                describe_tree_diff(&expected_tree, &after)
+            ));
+        }
+        Ok((expected_tree, d)) => {
+            if let Err(e) = check_canonical(&before, &d, &expected_tree) {
+                problems.push_str(&e);
+            }
+        }
     }
     (!problems.is_empty()).then_some(problems)
 }
