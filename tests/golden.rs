@@ -208,7 +208,7 @@ fn run_case(case: &Case, bless: bool) -> Option<String> {
     let stored = read_delta(&case.dir);
     match stored.and_then(|d| Ok((apply(&before, &d)?, d))) {
         Err(e) => problems.push_str(&format!(
-            "the stored delta does not fit the input tree: {e}\n"
+            "the stored delta is unreadable or does not fit the input tree: {e}\n"
         )),
         Ok((expected_tree, d)) if after != expected_tree => {
             let what = if d.is_empty() {
@@ -263,6 +263,17 @@ fn main() {
         if name.contains(&filter) {
             trials.push(Trial::test(name, move || {
                 golden_tree::self_test(&input, &expected).map_err(Failed::from)
+            }));
+        }
+    }
+    for (name, input, misfit) in golden_tree::self_test_misfits() {
+        let name = format!("_delta/refuses-{name}");
+        if name.contains(&filter) {
+            trials.push(Trial::test(name, move || {
+                match golden_tree::apply(&input, &misfit) {
+                    Ok(t) => Err(format!("applied, giving {t:?}").into()),
+                    Err(_) => Ok(()),
+                }
             }));
         }
     }

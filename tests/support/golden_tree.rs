@@ -488,3 +488,48 @@ pub fn self_test(input: &Tree, expected: &Tree) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Deltas that do not fit their input and must be refused: (name, input, delta).
+pub fn self_test_misfits() -> Vec<(&'static str, Tree, Delta)> {
+    let f = |s: &str| Node::File(s.as_bytes().to_vec());
+    let input: Tree = [("a/x", f("1")), ("b", f("2"))]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    let out = |k: &str, v: Node| Tree::from([(k.to_string(), v)]);
+    let gone = |d: &str| vec![d.to_string()];
+    vec![
+        (
+            "deleted-path-not-in-input",
+            input.clone(),
+            Delta {
+                out: Tree::new(),
+                deleted: gone("c"),
+            },
+        ),
+        (
+            "entry-under-a-file",
+            input.clone(),
+            Delta {
+                out: out("b/z", f("3")),
+                deleted: vec![],
+            },
+        ),
+        (
+            "file-over-a-folder",
+            input.clone(),
+            Delta {
+                out: out("a", f("3")),
+                deleted: vec![],
+            },
+        ),
+        (
+            "empty-folder-over-a-file",
+            input.clone(),
+            Delta {
+                out: out("b", Node::EmptyDir),
+                deleted: vec![],
+            },
+        ),
+    ]
+}
