@@ -1,75 +1,40 @@
-//! Golden CLI cases: `tests/cli/<group>/<case>/`.
+//! Golden CLI cases: `tests/cli/<group>/<case>/`, each its own test named `<group>/<case>`.
 //!
 //! Each case folder holds:
 //! - `cmd.toml`: `args = [...]` (run from the copied tree, so `--root .` is the device),
 //!   optional `status = N` (default 0), `env = { K = "v" }`, `stdin = "..."`, and
 //!   `in = "examples/device"` to start from a tree elsewhere in the repository;
 //! - `in/`: the device tree before (empty folders carry a `.keep`);
-//! - `out/`: the device tree expected after; **absent means the run must leave `in/` exactly as
-//!   it was** (nothing written, nothing removed);
+//! - `out/` and `deleted`: the device tree expected after, as a delta from the input tree:
+//!   `out/` holds only the files, links and empty folders (with a `.keep`) the run creates or
+//!   changes, `deleted` lists the paths it removes (one a line, sorted). **Neither means the run
+//!   must leave the input tree exactly as it was** (nothing written, nothing removed). See
+//!   `tests/support/golden_tree.rs` for the rules;
 //! - `stdout`, `stderr`: the expected output, with the sandbox path shown as `[ROOT]`.
 //!
-//! Trees are compared exactly: the same files, links and empty folders, with the same bytes, so
-//! a golden case also proves what a command did *not* touch. (trycmd, which the design card
-//! names, compares only the files listed in `out/`, so it could not show a deletion or a stray
-//! write; this harness keeps its layout idea and checks the whole tree.)
+//! Trees are compared exactly: the expected tree (the input with the delta applied) against the
+//! tree the run leaves, the same files, links and empty folders, with the same bytes, so a golden
+//! case also proves what a command did *not* touch. (trycmd, which the design card names,
+//! compares only the files listed in `out/`, so it could not show a deletion or a stray write;
+//! this harness keeps its layout idea and checks the whole tree.) A stored delta must also be the
+//! smallest one, the one a bless writes.
 //!
-//! Re-bless with `OSCTL_BLESS=1 cargo test --test golden`, then read the diff before committing.
-//! Run one group or case with `OSCTL_CASE=status/` (a substring of `<group>/<case>`).
+//! The cases run in parallel, each in its own temporary folder (`libtest-mimic`: the usual test
+//! options work, `cargo test --test golden -- mcp/add` runs the cases whose name holds `mcp/add`,
+//! `--test-threads 1` runs them one at a time). Re-bless with `OSCTL_BLESS=1 cargo test --test
+//! golden`, then read the diff before committing: a case whose run did not change is left as it
+//! is. `OSCTL_CASE=status/` (a substring of `<group>/<case>`) also selects cases, here and in the
+//! other tests that walk the golden cases. The `_delta/` tests check the delta itself.
 
-use std::collections::BTreeMap;
+#[path = "support/golden_tree.rs"]
+mod golden_tree;
+
+use golden_tree::{
+    apply, check_canonical, delta, describe_tree_diff, read_delta, tree, write_delta,
+};
+use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-/// Paths osctl leaves as its own bookkeeping: the lock file, and the state folders that hold it.
-const BOOKKEEPING: &[&str] = &["var/lib/osctl/lock"];
-const BOOKKEEPING_DIRS: &[&str] = &["var", "var/lib", "var/lib/osctl", "var/lib/osctl/journal"];
-
-#[derive(Debug, PartialEq, Eq, Clone)]
-enum Node {
-    File(Vec<u8>),
-    Link(PathBuf),
-    EmptyDir,
-}
-
-fn tree(root: &Path) -> BTreeMap<String, Node> {
-    let mut out = BTreeMap::new();
-    if !root.exists() {
-        return out;
-    }
-    for entry in walkdir::WalkDir::new(root).min_depth(1).sort_by_file_name() {
-        let entry = entry.unwrap();
-        let rel = entry
-            .path()
-            .strip_prefix(root)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let ft = entry.file_type();
-        if entry.file_name() == ".keep" || BOOKKEEPING.contains(&rel.as_str()) {
-            continue;
-        }
-        if ft.is_symlink() {
-            out.insert(rel, Node::Link(std::fs::read_link(entry.path()).unwrap()));
-        } else if ft.is_file() {
-            out.insert(rel, Node::File(std::fs::read(entry.path()).unwrap()));
-        } else if ft.is_dir()
-            && is_empty_dir(entry.path())
-            && !BOOKKEEPING_DIRS.contains(&rel.as_str())
-        {
-            out.insert(rel, Node::EmptyDir);
-        }
-    }
-    out
-}
-
-/// Empty, or holding only `.keep` and osctl's bookkeeping.
-fn is_empty_dir(dir: &Path) -> bool {
-    std::fs::read_dir(dir).unwrap().all(|e| {
-        let e = e.unwrap();
-        e.file_name() == ".keep" || (e.file_name() == "lock" && dir.ends_with("var/lib/osctl"))
-    })
-}
 
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -95,55 +60,6 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(mode)).unwrap();
         }
     }
-}
-
-fn write_tree(tree: &BTreeMap<String, Node>, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    std::fs::create_dir_all(to).unwrap();
-    for (rel, node) in tree {
-        let p = to.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        match node {
-            Node::File(bytes) => std::fs::write(&p, bytes).unwrap(),
-            Node::Link(target) => std::os::unix::fs::symlink(target, &p).unwrap(),
-            Node::EmptyDir => {
-                std::fs::create_dir_all(&p).unwrap();
-                std::fs::write(p.join(".keep"), "").unwrap();
-            }
-        }
-    }
-}
-
-fn describe_tree_diff(
-    expected: &BTreeMap<String, Node>,
-    actual: &BTreeMap<String, Node>,
-) -> String {
-    let mut out = String::new();
-    for (k, v) in expected {
-        match actual.get(k) {
-            None => out.push_str(&format!("  missing: {k}\n")),
-            Some(a) if a != v => match (v, a) {
-                (Node::File(e), Node::File(a)) => {
-                    let diff = similar::TextDiff::from_lines(
-                        &*String::from_utf8_lossy(e),
-                        &*String::from_utf8_lossy(a),
-                    )
-                    .unified_diff()
-                    .header("expected", "actual")
-                    .to_string();
-                    out.push_str(&format!("  differs: {k}\n{diff}"));
-                }
-                _ => out.push_str(&format!("  differs: {k}: expected {v:?}, got {a:?}\n")),
-            },
-            _ => {}
-        }
-    }
-    for k in actual.keys() {
-        if !expected.contains_key(k) {
-            out.push_str(&format!("  unexpected: {k}\n"));
-        }
-    }
-    out
 }
 
 struct Case {
@@ -197,9 +113,8 @@ fn load_case(dir: &Path, name: String) -> Case {
     }
 }
 
-fn cases() -> Vec<Case> {
+fn cases(filter: &str) -> Vec<Case> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
-    let filter = std::env::var("OSCTL_CASE").unwrap_or_default();
     let mut out = Vec::new();
     for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
         let entry = entry.unwrap();
@@ -210,7 +125,7 @@ fn cases() -> Vec<Case> {
                 .unwrap()
                 .to_string_lossy()
                 .into_owned();
-            if name.contains(&filter) {
+            if name.contains(filter) {
                 out.push(load_case(dir, name));
             }
         }
@@ -262,27 +177,17 @@ fn run_case(case: &Case, bless: bool) -> Option<String> {
     let stderr = scrub(&output.stderr);
     let status = output.status.code().unwrap_or(-1);
     let after = tree(&root);
-    let out_dir = case.dir.join("out");
-    let expected_tree = if out_dir.exists() {
-        tree(&out_dir)
-    } else {
-        before.clone()
-    };
 
     if bless {
-        std::fs::write(case.dir.join("stdout"), &stdout).unwrap();
-        std::fs::write(case.dir.join("stderr"), &stderr).unwrap();
+        write_if_changed(&case.dir.join("stdout"), &stdout);
+        write_if_changed(&case.dir.join("stderr"), &stderr);
         if status != case.status {
             let text = std::fs::read_to_string(case.dir.join("cmd.toml")).unwrap();
             let mut doc: toml_edit::DocumentMut = text.parse().unwrap();
             doc["status"] = toml_edit::value(status as i64);
             std::fs::write(case.dir.join("cmd.toml"), doc.to_string()).unwrap();
         }
-        if after != before {
-            write_tree(&after, &out_dir);
-        } else if out_dir.exists() {
-            std::fs::remove_dir_all(&out_dir).unwrap();
-        }
+        write_delta(&case.dir, &delta(&before, &after));
         return None;
     }
 
@@ -300,38 +205,77 @@ fn run_case(case: &Case, bless: bool) -> Option<String> {
             problems.push_str(&format!("{name} differs:\n{diff}"));
         }
     }
-    if after != expected_tree {
-        let what = if out_dir.exists() {
-            "the tree differs from out/"
-        } else {
-            "the run changed the tree (no out/: nothing may change)"
-        };
-        problems.push_str(&format!(
-            "{what}:\n{}",
-            describe_tree_diff(&expected_tree, &after)
-        ));
+    let stored = read_delta(&case.dir);
+    match stored.and_then(|d| Ok((apply(&before, &d)?, d))) {
+        Err(e) => problems.push_str(&format!(
+            "the stored delta is unreadable or does not fit the input tree: {e}\n"
+        )),
+        Ok((expected_tree, d)) if after != expected_tree => {
+            let what = if d.is_empty() {
+                "the run changed the tree (no out/ nor deleted: nothing may change)"
+            } else {
+                "the tree differs from the expected one (the input with out/ and deleted applied)"
+            };
+            problems.push_str(&format!(
+                "{what}:\n{}",
+                describe_tree_diff(&expected_tree, &after)
+            ));
+        }
+        Ok((expected_tree, d)) => {
+            if let Err(e) = check_canonical(&before, &d, &expected_tree) {
+                problems.push_str(&e);
+            }
+        }
     }
     (!problems.is_empty()).then_some(problems)
 }
 
-#[test]
-fn golden_cases() {
+/// Writes `text` unless the file already holds it.
+fn write_if_changed(path: &Path, text: &str) {
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
     let bless = std::env::var("OSCTL_BLESS").is_ok_and(|v| v == "1");
-    let cases = cases();
-    assert!(!cases.is_empty(), "no golden cases found under tests/cli");
-    let mut failures = Vec::new();
-    for case in &cases {
-        if let Some(problem) = run_case(case, bless) {
-            failures.push(format!("--- {} ---\n{problem}", case.name));
+    let filter = std::env::var("OSCTL_CASE").unwrap_or_default();
+    let cases = cases(&filter);
+    assert!(
+        !cases.is_empty() || !filter.is_empty(),
+        "no golden cases found under tests/cli"
+    );
+    let mut trials: Vec<Trial> = cases
+        .into_iter()
+        .map(|case| {
+            Trial::test(case.name.clone(), move || match run_case(&case, bless) {
+                None => Ok(()),
+                Some(problem) => Err(Failed::from(format!(
+                    "golden case {} failed (re-bless with OSCTL_BLESS=1 after checking):\n{problem}",
+                    case.name
+                ))),
+            })
+        })
+        .collect();
+    for (name, input, expected) in golden_tree::self_test_pairs() {
+        let name = format!("_delta/{name}");
+        if name.contains(&filter) {
+            trials.push(Trial::test(name, move || {
+                golden_tree::self_test(&input, &expected).map_err(Failed::from)
+            }));
         }
     }
-    if !failures.is_empty() {
-        panic!(
-            "{} of {} golden cases failed (re-bless with OSCTL_BLESS=1 after checking):\n\n{}",
-            failures.len(),
-            cases.len(),
-            failures.join("\n")
-        );
+    for (name, input, misfit) in golden_tree::self_test_misfits() {
+        let name = format!("_delta/refuses-{name}");
+        if name.contains(&filter) {
+            trials.push(Trial::test(name, move || {
+                match golden_tree::apply(&input, &misfit) {
+                    Ok(t) => Err(format!("applied, giving {t:?}").into()),
+                    Err(_) => Ok(()),
+                }
+            }));
+        }
     }
-    eprintln!("{} golden cases passed", cases.len());
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -23,6 +23,8 @@
 //! foresee. `osctl recover` is skipped too: its preview names the journals it would restore
 //! rather than showing their diff.
 
+#[path = "support/golden_tree.rs"]
+mod golden_tree;
 #[path = "support/patch.rs"]
 mod patch;
 
@@ -281,6 +283,7 @@ fn as_run(args: &[String], command: &str) -> Vec<String> {
 
 struct Case {
     name: String,
+    dir: PathBuf,
     input: PathBuf,
     args: Vec<String>,
     env: Vec<(String, String)>,
@@ -320,12 +323,10 @@ fn golden_cases() -> Vec<Case> {
                     .collect()
             })
             .unwrap_or_default();
-        let input = match doc.get("in").and_then(|v| v.as_str()) {
-            Some(p) => manifest().join(p),
-            None => dir.join("in"),
-        };
+        let input = golden_tree::input_dir(dir);
         out.push(Case {
             name,
+            dir: dir.to_path_buf(),
             input,
             args,
             env,
@@ -345,10 +346,13 @@ fn every_mutating_golden_case_previews_what_it_does() {
     let mut failures = Vec::new();
     let cases = golden_cases();
     for case in &cases {
-        let has_out = case.input.ends_with("in") && case.input.with_file_name("out").exists();
+        // Its expected tree (the input with its delta applied) differs from its input.
+        let changes = golden_tree::expected_tree(&case.dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name))
+            != golden_tree::tree(&case.input);
         let Some(command) = mutating(&case.args) else {
             assert!(
-                !has_out,
+                !changes,
                 "{}: changes the device but is not known as mutating here",
                 case.name
             );

@@ -353,15 +353,40 @@ def main():
 
 
 def second_run(folder, first, args):
-    out = first / "out"
-    if not out.is_dir():
+    if not (first / "out").is_dir() and not (first / "deleted").is_file():
         print(f"skipped {folder.name}: bless {first.name} first")
         return
-    tree = {}
-    for p in sorted(out.rglob("*")):
-        if p.is_file():
-            tree[str(p.relative_to(out))] = p.read_bytes()
-    write_case(folder, args, tree)
+    write_case(folder, args, expected_files(first))
+
+
+# osctl's state folders, not shown empty (BOOKKEEPING_DIRS in tests/support/golden_tree.rs).
+BOOKKEEPING_DIRS = {"", "var", "var/lib", "var/lib/osctl", "var/lib/osctl/journal"}
+
+
+def files(root):
+    """The files under `root` (`.keep` markers included), by path relative to it."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def expected_files(case):
+    """The files of the tree a case expects (tests/support/golden_tree.rs): its in/ less the paths
+    `deleted` lists (a folder listed goes with all it holds; one emptied stays, with a `.keep`),
+    with out/ copied over it."""
+    tree = files(case / "in")
+    listed = case / "deleted"
+    for gone in listed.read_text().splitlines() if listed.is_file() else []:
+        for rel in [r for r in tree if r == gone or r.startswith(gone + "/")]:
+            del tree[rel]
+        parent = gone.rpartition("/")[0]
+        if parent not in BOOKKEEPING_DIRS and not any(r.startswith(parent + "/") for r in tree):
+            tree[parent + "/.keep"] = b""
+    tree.update(files(case / "out") if (case / "out").is_dir() else {})
+    # A `.keep` only marks a folder that holds nothing else.
+    for keep in [r for r in tree if r.endswith("/.keep")]:
+        folder = keep[: -len(".keep")]
+        if any(r.startswith(folder) and r != keep for r in tree):
+            del tree[keep]
+    return tree
 
 
 def state(*entries):
