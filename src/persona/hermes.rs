@@ -9,20 +9,11 @@
 use super::bundle::{PersonaBundle, Sources};
 use super::identity;
 use super::migrator::Migrator;
-use super::rebrand::Brand::*;
 use super::{Adapter, Source};
 use crate::error::Result;
 use crate::format::mdblock::{self, HERMES_SKILL_MARKER};
-use crate::runtime::RuntimeId;
 
-pub const ADAPTER: Adapter = Adapter {
-    id: RuntimeId::Hermes,
-    rebrand_from: &[
-        OpenClaw, ClawdBot, MoltBot, PicoClaw, Codex, ClaudeCode, OpenCode,
-    ],
-    read,
-    write,
-};
+pub const ADAPTER: Adapter = Adapter { read, write };
 
 pub fn read(src: &Source<'_, '_>) -> Result<PersonaBundle> {
     let p = &src.rt.persona;

@@ -5,8 +5,8 @@
 //! user level).
 
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
-    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
+    RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -14,6 +14,9 @@ pub const SPEC: Runtime = Runtime {
     name: "claudecode",
     aliases: &[],
     brand: "Claude Code",
+    brands: &[Brand::ClaudeCode],
+    rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
+    persona_adapter: Some(crate::persona::claudecode::ADAPTER),
     unit: "claudecode",
     home: Loc::home(".claudecode"),
     workspace: Loc::home(".claudecode/workspace"),
@@ -100,3 +103,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::home(".claude/.credentials.json")],
     },
 };
+
+/// The patterns that name claudecode in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const ClaudeCode: Brand = Brand::words("claude", "code");
+}

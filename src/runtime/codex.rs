@@ -3,8 +3,8 @@
 //! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
 
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
-    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
+    RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -12,6 +12,9 @@ pub const SPEC: Runtime = Runtime {
     name: "codex",
     aliases: &["codex-app-server"],
     brand: "Codex",
+    brands: &[Brand::Codex],
+    rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
+    persona_adapter: Some(crate::persona::codex::ADAPTER),
     unit: "codex",
     home: Loc::codex(""),
     workspace: Loc::codex("workspace"),
@@ -70,3 +73,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::codex("auth.json")],
     },
 };
+
+/// The patterns that name codex in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const Codex: Brand = Brand::word("codex");
+}

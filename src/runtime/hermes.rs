@@ -4,8 +4,9 @@
 //! as an inline card, and knowledge and daily notes fold into `memories/MEMORY.md`.
 
 use super::{
-    Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona,
-    PruneRule, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
+    Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile,
+    Persona, PruneRule, RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId,
+    Skills, Verify,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -13,6 +14,9 @@ pub const SPEC: Runtime = Runtime {
     name: "hermes",
     aliases: &[],
     brand: "Hermes",
+    brands: &[Brand::Hermes],
+    rebrand_from: RebrandFrom::Others,
+    persona_adapter: Some(crate::persona::hermes::ADAPTER),
     unit: "hermes-gateway",
     home: Loc::home(".hermes"),
     workspace: Loc::home(".hermes"),
@@ -122,3 +126,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::home(".hermes/bluebubbles_caller_context.txt")],
     },
 };
+
+/// The patterns that name hermes in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const Hermes: Brand = Brand::word("hermes");
+}

@@ -20,6 +20,8 @@ pub mod native;
 use std::fmt;
 
 use crate::error::{Error, Result};
+use crate::persona::Adapter;
+use crate::persona::rebrand::Brand;
 
 /// The runtimes osctl manages.
 #[derive(
@@ -35,7 +37,9 @@ pub enum RuntimeId {
     Opencode,
 }
 
-/// Every runtime, in the upstream order (`AgentRuntimes`).
+/// Every runtime, in the upstream order (`AgentRuntimes`): the one list every other list of
+/// runtimes is derived from ([`RuntimeId::ALL`], the rebrand tables, the clap values). Each
+/// runtime sits at the position of its [`RuntimeId`] variant (checked when this compiles).
 pub const REGISTRY: [&Runtime; 6] = [
     &openclaw::SPEC,
     &hermes::SPEC,
@@ -45,27 +49,41 @@ pub const REGISTRY: [&Runtime; 6] = [
     &opencode::SPEC,
 ];
 
+const _: () = {
+    let mut i = 0;
+    while i < REGISTRY.len() {
+        assert!(
+            REGISTRY[i].id as usize == i,
+            "REGISTRY lists the runtimes in RuntimeId order"
+        );
+        i += 1;
+    }
+};
+
 impl RuntimeId {
-    pub const ALL: [RuntimeId; 6] = [
-        RuntimeId::Openclaw,
-        RuntimeId::Hermes,
-        RuntimeId::Picoclaw,
-        RuntimeId::Codex,
-        RuntimeId::Claudecode,
-        RuntimeId::Opencode,
-    ];
+    /// Every runtime id, in registry order.
+    pub const ALL: [RuntimeId; REGISTRY.len()] = {
+        let mut ids = [REGISTRY[0].id; REGISTRY.len()];
+        let mut i = 1;
+        while i < ids.len() {
+            ids[i] = REGISTRY[i].id;
+            i += 1;
+        }
+        ids
+    };
 
     pub fn as_str(self) -> &'static str {
         self.spec().name
     }
 
+    /// The runtime's position in [`REGISTRY`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// The runtime's facts.
     pub fn spec(self) -> &'static Runtime {
-        REGISTRY
-            .iter()
-            .find(|r| r.id == self)
-            .copied()
-            .expect("every RuntimeId is in the registry")
+        REGISTRY[self.index()]
     }
 
     /// Parses a runtime name the way the device does: trimmed, case-insensitive, with the
@@ -416,6 +434,25 @@ pub struct ResetSpec {
     pub owner: &'static [Loc],
 }
 
+/// Whose names persona text arriving in a runtime has rewritten to its brand (upstream
+/// `rebrandTo<RT>`).
+#[derive(Clone, Copy, Debug)]
+pub enum RebrandFrom {
+    /// Every other runtime's.
+    Others,
+    /// Only these runtimes'.
+    Only(&'static [RuntimeId]),
+}
+
+impl RebrandFrom {
+    pub fn includes(self, id: RuntimeId) -> bool {
+        match self {
+            RebrandFrom::Others => true,
+            RebrandFrom::Only(ids) => ids.contains(&id),
+        }
+    }
+}
+
 /// A runtime's facts.
 #[derive(Debug)]
 pub struct Runtime {
@@ -426,6 +463,14 @@ pub struct Runtime {
     pub aliases: &'static [&'static str],
     /// The product name, used when persona text is rebranded (`OpenClaw`, `Claude Code`).
     pub brand: &'static str,
+    /// The patterns that find this runtime's names in persona text (docs/device-contract.md §5.4):
+    /// its brand, and former names it is still known by.
+    pub brands: &'static [Brand],
+    /// Whose names are rewritten to this runtime's brand in persona text that arrives here.
+    pub rebrand_from: RebrandFrom,
+    /// Its persona reader and writer; `None`: its persona cannot be migrated (upstream
+    /// `CanMigrate`).
+    pub persona_adapter: Option<Adapter>,
     /// The systemd unit (without `.service`).
     pub unit: &'static str,
     pub home: Loc,
@@ -524,6 +569,48 @@ mod tests {
         for (i, id) in RuntimeId::ALL.iter().enumerate() {
             assert_eq!(REGISTRY[i].id, *id);
             assert_eq!(id.spec().name, format!("{id:?}").to_lowercase());
+        }
+    }
+
+    #[test]
+    fn rebrand_tables_are_upstreams() {
+        let open_claw = [Brand::OpenClaw, Brand::ClawdBot, Brand::MoltBot];
+        let (hermes, pico_claw, codex) = (Brand::Hermes, Brand::PicoClaw, Brand::Codex);
+        let (claude_code, open_code) = (Brand::ClaudeCode, Brand::OpenCode);
+        let claw_family_and_hermes: Vec<Brand> = open_claw
+            .iter()
+            .copied()
+            .chain([hermes, pico_claw])
+            .collect();
+        let want: [(RuntimeId, Vec<Brand>); 6] = [
+            (
+                RuntimeId::Openclaw,
+                vec![hermes, pico_claw, codex, claude_code, open_code],
+            ),
+            (
+                RuntimeId::Hermes,
+                open_claw
+                    .iter()
+                    .copied()
+                    .chain([pico_claw, codex, claude_code, open_code])
+                    .collect(),
+            ),
+            (
+                RuntimeId::Picoclaw,
+                open_claw
+                    .iter()
+                    .copied()
+                    .chain([hermes, codex, claude_code, open_code])
+                    .collect(),
+            ),
+            (RuntimeId::Codex, claw_family_and_hermes.clone()),
+            (RuntimeId::Claudecode, claw_family_and_hermes.clone()),
+            (RuntimeId::Opencode, claw_family_and_hermes),
+        ];
+        for (id, want) in want {
+            let got = crate::persona::rebrand::patterns_to(id.spec());
+            assert_eq!(got.len(), want.len(), "{id}");
+            assert!(want.iter().all(|b| got.contains(b)), "{id}: {got:?}");
         }
     }
 

@@ -4,8 +4,9 @@
 //! so "installed" means the unit exists. Its config dir follows `config.openclaw_config_dir`.
 
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetCommand,
-    ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
+    RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
+    openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -13,6 +14,9 @@ pub const SPEC: Runtime = Runtime {
     name: "openclaw",
     aliases: &["pi"],
     brand: "OpenClaw",
+    brands: &[Brand::OpenClaw, Brand::ClawdBot, Brand::MoltBot],
+    rebrand_from: RebrandFrom::Others,
+    persona_adapter: Some(crate::persona::openclaw::ADAPTER),
     unit: "openclaw",
     home: Loc::openclaw(""),
     workspace: Loc::openclaw("workspace"),
@@ -111,3 +115,12 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::openclaw("workspace/configs")],
     },
 };
+
+/// The patterns that name openclaw in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const OpenClaw: Brand = Brand::words("open", "claw");
+    pub const ClawdBot: Brand = Brand::word("clawdbot");
+    pub const MoltBot: Brand = Brand::word("moltbot");
+}

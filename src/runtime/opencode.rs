@@ -4,8 +4,8 @@
 //! `/root/.local/share/opencode`).
 
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
-    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
+    RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -13,6 +13,9 @@ pub const SPEC: Runtime = Runtime {
     name: "opencode",
     aliases: &[],
     brand: "OpenCode",
+    brands: &[Brand::OpenCode],
+    rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
+    persona_adapter: Some(crate::persona::opencode::ADAPTER),
     unit: "opencode",
     home: Loc::home(".opencode"),
     workspace: Loc::home(".opencode/workspace"),
@@ -73,3 +76,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::home(".local/share/opencode/auth.json")],
     },
 };
+
+/// The patterns that name opencode in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const OpenCode: Brand = Brand::words("open", "code");
+}

@@ -4,8 +4,9 @@
 //! Its own skills are never pruned; everything else unsupported is.
 
 use super::{
-    Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona,
-    PruneRule, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
+    Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile,
+    Persona, PruneRule, RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId,
+    Skills, Verify,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -13,6 +14,9 @@ pub const SPEC: Runtime = Runtime {
     name: "picoclaw",
     aliases: &[],
     brand: "PicoClaw",
+    brands: &[Brand::PicoClaw],
+    rebrand_from: RebrandFrom::Others,
+    persona_adapter: Some(crate::persona::picoclaw::ADAPTER),
     unit: "picoclaw",
     home: Loc::home(".picoclaw"),
     workspace: Loc::home(".picoclaw/workspace"),
@@ -101,3 +105,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[],
     },
 };
+
+/// The patterns that name picoclaw in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const PicoClaw: Brand = Brand::words("pico", "claw");
+}
