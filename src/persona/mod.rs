@@ -1,10 +1,12 @@
 //! Persona and memory migration between runtimes (docs/device-contract.md §5), hub and spoke.
 //!
 //! Each runtime has one reader (its files → a [`PersonaBundle`]) and one writer (a bundle → its
-//! files), its [`Adapter`] (`Runtime::persona_adapter`); a migration is `read[from]` then `write[to]`,
-//! so six runtimes need six adapters, not thirty pairwise migrators, and a seventh is one new
-//! file. Five runtimes share the openclaw layout, whose reader and writer (`workspace.rs`) are
-//! driven by the slots in `src/runtime/<rt>.rs`; hermes has its own (`hermes.rs`).
+//! files): its [`Adapter`], in `src/runtime/<rt>/persona.rs` and reached through
+//! `Runtime::persona_adapter`. A migration is `read[from]` then `write[to]`, so six runtimes need
+//! six adapters, not thirty pairwise migrators, and a seventh is one more. Five runtimes share the
+//! openclaw layout, whose reader and writer (`workspace.rs`) are driven by the slots in
+//! `src/runtime/<rt>/mod.rs`; hermes has its own (`src/runtime/hermes/persona.rs`). This module
+//! holds the building blocks the adapters use.
 //!
 //! The rules are upstream's, in their own modules: entries and limits ([`entries`]), identity
 //! fields and the hermes card ([`identity`]), USER.md as a form ([`user_profile`]), rebranding
@@ -28,13 +30,7 @@ pub mod report;
 pub mod souls;
 pub mod user_profile;
 
-pub(crate) mod claudecode;
-pub(crate) mod codex;
-pub(crate) mod hermes;
-pub(crate) mod openclaw;
-pub(crate) mod opencode;
-pub(crate) mod picoclaw;
-mod workspace;
+pub(crate) mod workspace;
 
 pub use bundle::PersonaBundle;
 pub use report::{Item, ItemStatus, Report};
@@ -240,7 +236,7 @@ fn emit(
 
 /// The persona paths of every runtime (files plus the memory folder, never a workspace or home
 /// root), sorted and deduplicated: what a factory reset wipes in every tree
-/// (upstream `PersonaPaths`). The per-runtime lists are data in `src/runtime/<rt>.rs`.
+/// (upstream `PersonaPaths`). The per-runtime lists are data in `src/runtime/<rt>/mod.rs`.
 pub fn wipe_paths(layout: &Layout) -> Vec<DevPath> {
     let mut paths: Vec<DevPath> = REGISTRY
         .iter()

@@ -22,6 +22,7 @@ use std::fmt;
 use crate::error::{Error, Result};
 use crate::persona::Adapter;
 use crate::persona::rebrand::Brand;
+use crate::presync::core::Cx;
 
 /// The runtimes osctl manages.
 #[derive(
@@ -471,6 +472,9 @@ pub struct Runtime {
     /// Its persona reader and writer; `None`: its persona cannot be migrated (upstream
     /// `CanMigrate`).
     pub persona_adapter: Option<Adapter>,
+    /// Its presync: heals its native files before it starts (`src/runtime/<rt>/presync.rs`, on
+    /// the shared core in `src/presync/`).
+    pub(crate) presync: fn(&mut Cx<'_, '_>) -> Result<()>,
     /// The systemd unit (without `.service`).
     pub unit: &'static str,
     pub home: Loc,

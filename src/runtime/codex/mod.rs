@@ -2,6 +2,9 @@
 //!
 //! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
 
+mod persona;
+mod presync;
+
 use super::{
     Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
     RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
@@ -14,7 +17,8 @@ pub const SPEC: Runtime = Runtime {
     brand: "Codex",
     brands: &[Brand::Codex],
     rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
-    persona_adapter: Some(crate::persona::codex::ADAPTER),
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
     unit: "codex",
     home: Loc::codex(""),
     workspace: Loc::codex("workspace"),
@@ -53,10 +57,10 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::codex("install.log")),
     migrate_marker: Some(Loc::codex(".openclaw-migrated")),
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/codex/install.sh")),
-        verify: Some(include_str!("../../embedded/codex/verify")),
-        ready: Some(include_str!("../../embedded/codex/ready")),
-        unit_file: Some(include_str!("../../embedded/codex/codex.service")),
+        installer: Some(include_str!("../../../embedded/codex/install.sh")),
+        verify: Some(include_str!("../../../embedded/codex/verify")),
+        ready: Some(include_str!("../../../embedded/codex/ready")),
+        unit_file: Some(include_str!("../../../embedded/codex/codex.service")),
         installer_env: &["CODEX_VERSION"],
     },
     reset: ResetSpec {

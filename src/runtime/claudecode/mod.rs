@@ -4,6 +4,9 @@
 //! `/root/.claude.json` (docs/device-contract.md §10 item 11: MCP approval only takes effect at
 //! user level).
 
+mod persona;
+mod presync;
+
 use super::{
     Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
     RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
@@ -16,7 +19,8 @@ pub const SPEC: Runtime = Runtime {
     brand: "Claude Code",
     brands: &[Brand::ClaudeCode],
     rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
-    persona_adapter: Some(crate::persona::claudecode::ADAPTER),
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
     unit: "claudecode",
     home: Loc::home(".claudecode"),
     workspace: Loc::home(".claudecode/workspace"),
@@ -73,10 +77,12 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::home(".claudecode/install.log")),
     migrate_marker: None,
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/claudecode/install.sh")),
-        verify: Some(include_str!("../../embedded/claudecode/verify")),
-        ready: Some(include_str!("../../embedded/claudecode/ready")),
-        unit_file: Some(include_str!("../../embedded/claudecode/claudecode.service")),
+        installer: Some(include_str!("../../../embedded/claudecode/install.sh")),
+        verify: Some(include_str!("../../../embedded/claudecode/verify")),
+        ready: Some(include_str!("../../../embedded/claudecode/ready")),
+        unit_file: Some(include_str!(
+            "../../../embedded/claudecode/claudecode.service"
+        )),
         installer_env: &["CLAUDE_INSTALLER_URL", "STEP_TIMEOUT"],
     },
     reset: ResetSpec {

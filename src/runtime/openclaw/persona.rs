@@ -1,8 +1,8 @@
-//! openclaw's persona adapter: the openclaw layout ([`super::workspace`]) at
+//! openclaw's persona adapter: the openclaw layout ([`crate::persona::workspace`]) at
 //! `<openclaw_config_dir>/workspace`. It keeps its own former names (ClawdBot, MoltBot) as
 //! upstream does.
 
-use super::{Adapter, workspace};
+use crate::persona::{Adapter, workspace};
 
 pub const ADAPTER: Adapter = Adapter {
     read: workspace::read,

@@ -3,6 +3,9 @@
 //! Its unit is baked into the image; upstream ships no installer, presync or verify hook for it,
 //! so "installed" means the unit exists. Its config dir follows `config.openclaw_config_dir`.
 
+mod persona;
+mod presync;
+
 use super::{
     Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
     RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
@@ -16,7 +19,8 @@ pub const SPEC: Runtime = Runtime {
     brand: "OpenClaw",
     brands: &[Brand::OpenClaw, Brand::ClawdBot, Brand::MoltBot],
     rebrand_from: RebrandFrom::Others,
-    persona_adapter: Some(crate::persona::openclaw::ADAPTER),
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
     unit: "openclaw",
     home: Loc::openclaw(""),
     workspace: Loc::openclaw("workspace"),
@@ -56,7 +60,7 @@ pub const SPEC: Runtime = Runtime {
         // it is missing, only an installer the operator names (`--installer`, `--from-cdn`) runs.
         installer: None,
         verify: None,
-        ready: Some(include_str!("../../embedded/openclaw/ready")),
+        ready: Some(include_str!("../../../embedded/openclaw/ready")),
         unit_file: None,
         installer_env: &[],
     },

@@ -1,7 +1,7 @@
-//! picoclaw's persona adapter: the openclaw layout ([`super::workspace`]), with MEMORY.md in
+//! picoclaw's persona adapter: the openclaw layout ([`crate::persona::workspace`]), with MEMORY.md in
 //! `memory/` beside the daily files (the reader leaves it out of the daily ones).
 
-use super::{Adapter, workspace};
+use crate::persona::{Adapter, workspace};
 
 pub const ADAPTER: Adapter = Adapter {
     read: workspace::read,

@@ -1,7 +1,7 @@
-//! claudecode's persona adapter: the openclaw layout ([`super::workspace`]) at
+//! claudecode's persona adapter: the openclaw layout ([`crate::persona::workspace`]) at
 //! `/root/.claudecode/workspace`. CLAUDE.md is the runtime's own loader and is never carried.
 
-use super::{Adapter, workspace};
+use crate::persona::{Adapter, workspace};
 
 pub const ADAPTER: Adapter = Adapter {
     read: workspace::read,

@@ -3,6 +3,9 @@
 //! openclaw persona layout, except that MEMORY.md lives in `memory/` beside the daily files.
 //! Its own skills are never pruned; everything else unsupported is.
 
+mod persona;
+pub(super) mod presync;
+
 use super::{
     Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile,
     Persona, PruneRule, RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId,
@@ -16,7 +19,8 @@ pub const SPEC: Runtime = Runtime {
     brand: "PicoClaw",
     brands: &[Brand::PicoClaw],
     rebrand_from: RebrandFrom::Others,
-    persona_adapter: Some(crate::persona::picoclaw::ADAPTER),
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
     unit: "picoclaw",
     home: Loc::home(".picoclaw"),
     workspace: Loc::home(".picoclaw/workspace"),
@@ -78,10 +82,10 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::home(".picoclaw/install.log")),
     migrate_marker: Some(Loc::home(".picoclaw/.openclaw-migrated")),
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/picoclaw/install.sh")),
-        verify: Some(include_str!("../../embedded/picoclaw/verify")),
-        ready: Some(include_str!("../../embedded/picoclaw/ready")),
-        unit_file: Some(include_str!("../../embedded/picoclaw/picoclaw.service")),
+        installer: Some(include_str!("../../../embedded/picoclaw/install.sh")),
+        verify: Some(include_str!("../../../embedded/picoclaw/verify")),
+        ready: Some(include_str!("../../../embedded/picoclaw/ready")),
+        unit_file: Some(include_str!("../../../embedded/picoclaw/picoclaw.service")),
         installer_env: &["PICO_REPO", "PICO_VERSION"],
     },
     // docs/device-contract.md §9 item 1: upstream's code (not the guide's "no-op") wipes the whole

@@ -3,6 +3,9 @@
 //! The one runtime without the openclaw persona layout: SOUL.md at its home carries the identity
 //! as an inline card, and knowledge and daily notes fold into `memories/MEMORY.md`.
 
+mod persona;
+mod presync;
+
 use super::{
     Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile,
     Persona, PruneRule, RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId,
@@ -16,7 +19,8 @@ pub const SPEC: Runtime = Runtime {
     brand: "Hermes",
     brands: &[Brand::Hermes],
     rebrand_from: RebrandFrom::Others,
-    persona_adapter: Some(crate::persona::hermes::ADAPTER),
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
     unit: "hermes-gateway",
     home: Loc::home(".hermes"),
     workspace: Loc::home(".hermes"),
@@ -69,9 +73,9 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::home(".hermes/install.log")),
     migrate_marker: None,
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/hermes/install.sh")),
-        verify: Some(include_str!("../../embedded/hermes/verify")),
-        ready: Some(include_str!("../../embedded/hermes/ready")),
+        installer: Some(include_str!("../../../embedded/hermes/install.sh")),
+        verify: Some(include_str!("../../../embedded/hermes/verify")),
+        ready: Some(include_str!("../../../embedded/hermes/ready")),
         unit_file: None,
         installer_env: &["HERMES_INSTALLER_URL", "STEP_TIMEOUT"],
     },

@@ -1,7 +1,7 @@
-//! opencode's persona adapter: the openclaw layout ([`super::workspace`]) at
+//! opencode's persona adapter: the openclaw layout ([`crate::persona::workspace`]) at
 //! `/root/.opencode/workspace` (its AGENTS.md persona-inline block is presync's, not migrated).
 
-use super::{Adapter, workspace};
+use crate::persona::{Adapter, workspace};
 
 pub const ADAPTER: Adapter = Adapter {
     read: workspace::read,

@@ -3,6 +3,9 @@
 //! Bridge state in `/root/.opencode`; the CLI's own state is XDG (`/root/.config/opencode`,
 //! `/root/.local/share/opencode`).
 
+mod persona;
+mod presync;
+
 use super::{
     Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
     RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
@@ -15,7 +18,8 @@ pub const SPEC: Runtime = Runtime {
     brand: "OpenCode",
     brands: &[Brand::OpenCode],
     rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
-    persona_adapter: Some(crate::persona::opencode::ADAPTER),
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
     unit: "opencode",
     home: Loc::home(".opencode"),
     workspace: Loc::home(".opencode/workspace"),
@@ -54,10 +58,10 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::home(".opencode/install.log")),
     migrate_marker: Some(Loc::home(".opencode/.openclaw-migrated")),
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/opencode/install.sh")),
-        verify: Some(include_str!("../../embedded/opencode/verify")),
-        ready: Some(include_str!("../../embedded/opencode/ready")),
-        unit_file: Some(include_str!("../../embedded/opencode/opencode.service")),
+        installer: Some(include_str!("../../../embedded/opencode/install.sh")),
+        verify: Some(include_str!("../../../embedded/opencode/verify")),
+        ready: Some(include_str!("../../../embedded/opencode/ready")),
+        unit_file: Some(include_str!("../../../embedded/opencode/opencode.service")),
         installer_env: &["OPENCODE_VERSION", "OPENCODE_INSTALLER_URL", "STEP_TIMEOUT"],
     },
     reset: ResetSpec {
