@@ -19,10 +19,14 @@ pub mod native;
 
 use std::fmt;
 
+use crate::channel::Owner;
+use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::persona::Adapter;
 use crate::persona::rebrand::Brand;
+use crate::plan::Draft;
 use crate::presync::core::Cx;
+use crate::reconcile::llm::NativeFiles;
 
 /// The runtimes osctl manages.
 #[derive(
@@ -454,6 +458,22 @@ impl RebrandFrom {
     }
 }
 
+/// A runtime's own LLM key and base URL, read through the draft (see `Runtime::llm_source`).
+pub(crate) type LlmSource = fn(&NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)>;
+
+/// Plans the removal of a channel from a runtime's own files (see `Runtime::remove_channel`).
+pub(crate) type RemoveChannel = fn(&mut Draft<'_>, &Device, Channel) -> Result<bool>;
+
+/// The channels a runtime runs as plugins of its own, and how they are set up.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ChannelPlugins {
+    pub channels: &'static [Channel],
+    /// Plans the install of a channel's plugin when it is missing.
+    pub install: fn(&mut Draft<'_>, &Device, Channel) -> Result<()>,
+    /// Plans the runtime's own switch that enables an installed plugin.
+    pub enable: fn(&mut Draft<'_>, &Device, Channel) -> Result<()>,
+}
+
 /// A runtime's facts.
 #[derive(Debug)]
 pub struct Runtime {
@@ -475,6 +495,16 @@ pub struct Runtime {
     /// Its presync: heals its native files before it starts (`src/runtime/<rt>/presync.rs`, on
     /// the shared core in `src/presync/`).
     pub(crate) presync: fn(&mut Cx<'_, '_>) -> Result<()>,
+    /// Reads its own LLM key and base URL, for the carry-over when the device leaves it
+    /// (docs/device-contract.md §8.4).
+    pub(crate) llm_source: LlmSource,
+    /// Who runs its channels (docs/device-contract.md §8.1 "Per-runtime apply").
+    pub channel_owner: Owner,
+    /// Channels it runs as plugins of its own, installed on demand; `None`: no plugins.
+    pub(crate) channel_plugins: Option<ChannelPlugins>,
+    /// Takes a removed channel's credentials out of its own files (`channel remove`); returns
+    /// whether it changed a file. `None`: it keeps no channel credentials of its own.
+    pub(crate) remove_channel: Option<RemoveChannel>,
     /// The systemd unit (without `.service`).
     pub unit: &'static str,
     pub home: Loc,

@@ -4,11 +4,12 @@
 //! `/root/.claude.json` (docs/device-contract.md §10 item 11: MCP approval only takes effect at
 //! user level).
 
+mod llm;
 mod persona;
 mod presync;
 
 use super::{
-    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, Owner, PruneRule,
     RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
@@ -21,6 +22,11 @@ pub const SPEC: Runtime = Runtime {
     rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
     persona_adapter: Some(persona::ADAPTER),
     presync: presync::plan,
+    llm_source: llm::source,
+    // It runs every channel through os-server's loops.
+    channel_owner: Owner::Device,
+    channel_plugins: None,
+    remove_channel: None,
     unit: "claudecode",
     home: Loc::home(".claudecode"),
     workspace: Loc::home(".claudecode/workspace"),

@@ -2,11 +2,12 @@
 //!
 //! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
 
+mod llm;
 mod persona;
 mod presync;
 
 use super::{
-    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, Owner, PruneRule,
     RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
@@ -19,6 +20,11 @@ pub const SPEC: Runtime = Runtime {
     rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
     persona_adapter: Some(persona::ADAPTER),
     presync: presync::plan,
+    llm_source: llm::source,
+    // It runs every channel through os-server's loops.
+    channel_owner: Owner::Device,
+    channel_plugins: None,
+    remove_channel: None,
     unit: "codex",
     home: Loc::codex(""),
     workspace: Loc::codex("workspace"),

@@ -3,11 +3,13 @@
 //! The one runtime without the openclaw persona layout: SOUL.md at its home carries the identity
 //! as an inline card, and knowledge and daily notes fold into `memories/MEMORY.md`.
 
+mod channel;
+mod llm;
 mod persona;
 mod presync;
 
 use super::{
-    Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile,
+    Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Owner,
     Persona, PruneRule, RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId,
     Skills, Verify,
 };
@@ -21,6 +23,10 @@ pub const SPEC: Runtime = Runtime {
     rebrand_from: RebrandFrom::Others,
     persona_adapter: Some(persona::ADAPTER),
     presync: presync::plan,
+    llm_source: llm::source,
+    channel_owner: Owner::Runtime,
+    channel_plugins: None,
+    remove_channel: Some(channel::remove_channel),
     unit: "hermes-gateway",
     home: Loc::home(".hermes"),
     workspace: Loc::home(".hermes"),

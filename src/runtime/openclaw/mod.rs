@@ -3,11 +3,13 @@
 //! Its unit is baked into the image; upstream ships no installer, presync or verify hook for it,
 //! so "installed" means the unit exists. Its config dir follows `config.openclaw_config_dir`.
 
+mod channel;
+mod llm;
 mod persona;
 mod presync;
 
 use super::{
-    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, Owner, PruneRule,
     RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
     openclaw_layout,
 };
@@ -21,6 +23,10 @@ pub const SPEC: Runtime = Runtime {
     rebrand_from: RebrandFrom::Others,
     persona_adapter: Some(persona::ADAPTER),
     presync: presync::plan,
+    llm_source: llm::source,
+    channel_owner: Owner::Runtime,
+    channel_plugins: Some(channel::PLUGINS),
+    remove_channel: Some(channel::remove_channel),
     unit: "openclaw",
     home: Loc::openclaw(""),
     workspace: Loc::openclaw("workspace"),

@@ -3,11 +3,12 @@
 //! Bridge state in `/root/.opencode`; the CLI's own state is XDG (`/root/.config/opencode`,
 //! `/root/.local/share/opencode`).
 
+mod llm;
 mod persona;
 mod presync;
 
 use super::{
-    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, Owner, PruneRule,
     RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
@@ -20,6 +21,11 @@ pub const SPEC: Runtime = Runtime {
     rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
     persona_adapter: Some(persona::ADAPTER),
     presync: presync::plan,
+    llm_source: llm::source,
+    // It runs every channel through os-server's loops.
+    channel_owner: Owner::Device,
+    channel_plugins: None,
+    remove_channel: None,
     unit: "opencode",
     home: Loc::home(".opencode"),
     workspace: Loc::home(".opencode/workspace"),

@@ -3,11 +3,13 @@
 //! openclaw persona layout, except that MEMORY.md lives in `memory/` beside the daily files.
 //! Its own skills are never pruned; everything else unsupported is.
 
+mod channel;
+mod llm;
 mod persona;
 pub(super) mod presync;
 
 use super::{
-    Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile,
+    Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Owner,
     Persona, PruneRule, RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId,
     Skills, Verify,
 };
@@ -21,6 +23,11 @@ pub const SPEC: Runtime = Runtime {
     rebrand_from: RebrandFrom::Others,
     persona_adapter: Some(persona::ADAPTER),
     presync: presync::plan,
+    llm_source: llm::source,
+    // It runs only telegram, through the device's loop (its AddChannel is a no-op).
+    channel_owner: Owner::Device,
+    channel_plugins: None,
+    remove_channel: Some(channel::remove_channel),
     unit: "picoclaw",
     home: Loc::home(".picoclaw"),
     workspace: Loc::home(".picoclaw/workspace"),

@@ -1,0 +1,13 @@
+//! claudecode's own LLM key and base URL, read for the LLM carry-over when the device switches away
+//! from it (docs/device-contract.md §8.4).
+
+use crate::error::Result;
+use crate::reconcile::llm::NativeFiles;
+
+pub fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
+    let path = files.home.join(".env");
+    Ok((
+        files.env(&path, "ANTHROPIC_API_KEY")?,
+        files.env(&path, "ANTHROPIC_BASE_URL")?,
+    ))
+}
