@@ -22,6 +22,7 @@ use std::fmt;
 use crate::channel::Owner;
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::mcp::Entry as McpEntry;
 use crate::persona::Adapter;
 use crate::persona::rebrand::Brand;
 use crate::plan::Draft;
@@ -298,6 +299,9 @@ pub struct McpContainer {
     /// Keys from the document root to the map of servers (`["mcp", "servers"]`).
     pub path: &'static [&'static str],
     pub style: McpStyle,
+    /// Whether the file can hold a disabled server (Claude Code's `.mcp.json` cannot: a disabled
+    /// server is not carried there).
+    pub holds_disabled: bool,
 }
 
 /// How a runtime's memory and user files separate entries.
@@ -345,6 +349,8 @@ pub struct Skills {
     /// Skills the runtime ships itself, never pruned.
     pub builtins: &'static [&'static str],
     pub prune: PruneRule,
+    /// Whether the catalog's hooks are installed for it too, into `<workspace>/hooks` (openclaw).
+    pub hooks: bool,
 }
 
 /// What "installed and usable" means for a runtime: the checks its verify hook makes.
@@ -498,6 +504,9 @@ pub struct Runtime {
     /// Reads its own LLM key and base URL, for the carry-over when the device leaves it
     /// (docs/device-contract.md §8.4).
     pub(crate) llm_source: LlmSource,
+    /// What it refuses in an MCP server whatever the style (an error naming the server), checked
+    /// before anything is planned; `None`: nothing beyond the style.
+    pub(crate) mcp_refuses: Option<fn(&str, &McpEntry) -> Result<()>>,
     /// Who runs its channels (docs/device-contract.md §8.1 "Per-runtime apply").
     pub channel_owner: Owner,
     /// Channels it runs as plugins of its own, installed on demand; `None`: no plugins.
@@ -540,6 +549,9 @@ impl Runtime {
         self.native.iter().find(|f| f.role == role)
     }
 }
+
+/// The runtime a device runs when nothing names one (docs/device-contract.md §3.2).
+pub const BUILT_IN_DEFAULT: RuntimeId = RuntimeId::Openclaw;
 
 /// The per-runtime install folder (`/usr/local/lib/os-runtimes/<rt>`).
 pub fn runtime_lib_dir(id: RuntimeId) -> String {

@@ -24,6 +24,7 @@ pub const SPEC: Runtime = Runtime {
     presync: presync::plan,
     llm_source: llm::source,
     // It runs every channel through os-server's loops.
+    mcp_refuses: None,
     channel_owner: Owner::Device,
     channel_plugins: None,
     remove_channel: None,
@@ -36,6 +37,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: None,
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -74,6 +76,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Json,
         path: &["mcpServers"],
         style: McpStyle::Canonical,
+        holds_disabled: false,
     },
     channels: &[Channel::Telegram, Channel::Slack, Channel::Discord],
     verify: Verify {

@@ -3,6 +3,7 @@
 //! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
 
 mod llm;
+mod mcp;
 mod persona;
 mod presync;
 
@@ -22,6 +23,7 @@ pub const SPEC: Runtime = Runtime {
     presync: presync::plan,
     llm_source: llm::source,
     // It runs every channel through os-server's loops.
+    mcp_refuses: Some(mcp::refuses),
     channel_owner: Owner::Device,
     channel_plugins: None,
     remove_channel: None,
@@ -34,6 +36,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: None,
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -54,6 +57,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Toml,
         path: &["mcp_servers"],
         style: McpStyle::CodexToml,
+        holds_disabled: true,
     },
     channels: &[Channel::Telegram, Channel::Slack, Channel::Discord],
     verify: Verify {

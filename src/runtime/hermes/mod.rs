@@ -24,6 +24,7 @@ pub const SPEC: Runtime = Runtime {
     persona_adapter: Some(persona::ADAPTER),
     presync: presync::plan,
     llm_source: llm::source,
+    mcp_refuses: None,
     channel_owner: Owner::Runtime,
     channel_plugins: None,
     remove_channel: Some(channel::remove_channel),
@@ -45,6 +46,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: Some("skills/openclaw-imports"),
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -65,6 +67,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Yaml,
         path: &["mcp_servers"],
         style: McpStyle::DropTypeEnabled,
+        holds_disabled: true,
     },
     channels: &[
         Channel::Telegram,

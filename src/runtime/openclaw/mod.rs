@@ -5,6 +5,7 @@
 
 mod channel;
 mod llm;
+mod mcp;
 mod persona;
 mod presync;
 
@@ -24,6 +25,7 @@ pub const SPEC: Runtime = Runtime {
     persona_adapter: Some(persona::ADAPTER),
     presync: presync::plan,
     llm_source: llm::source,
+    mcp_refuses: Some(mcp::refuses),
     channel_owner: Owner::Runtime,
     channel_plugins: Some(channel::PLUGINS),
     remove_channel: Some(channel::remove_channel),
@@ -36,6 +38,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: Some("skills"),
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: true,
     },
     native: &[NativeFile {
         role: "config",
@@ -48,6 +51,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Json5,
         path: &["mcp", "servers"],
         style: McpStyle::Canonical,
+        holds_disabled: true,
     },
     channels: &[
         Channel::Telegram,

@@ -23,6 +23,7 @@ pub const SPEC: Runtime = Runtime {
     presync: presync::plan,
     llm_source: llm::source,
     // It runs every channel through os-server's loops.
+    mcp_refuses: None,
     channel_owner: Owner::Device,
     channel_plugins: None,
     remove_channel: None,
@@ -35,6 +36,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: None,
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -55,6 +57,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Jsonc,
         path: &["mcp"],
         style: McpStyle::OpencodeLocalRemote,
+        holds_disabled: true,
     },
     channels: &[Channel::Telegram, Channel::Slack, Channel::Discord],
     verify: Verify {

@@ -25,6 +25,7 @@ pub const SPEC: Runtime = Runtime {
     presync: presync::plan,
     llm_source: llm::source,
     // It runs only telegram, through the device's loop (its AddChannel is a no-op).
+    mcp_refuses: None,
     channel_owner: Owner::Device,
     channel_plugins: None,
     remove_channel: Some(channel::remove_channel),
@@ -60,6 +61,7 @@ pub const SPEC: Runtime = Runtime {
             "weather",
         ],
         prune: PruneRule::AllButBuiltins,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -80,6 +82,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Json,
         path: &["tools", "mcp", "servers"],
         style: McpStyle::KeepTypeEnabled,
+        holds_disabled: true,
     },
     channels: &[Channel::Telegram],
     verify: Verify {
