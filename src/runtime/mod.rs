@@ -1,11 +1,25 @@
-//! The six agent runtimes, as data.
+//! The agent runtimes: everything that makes one runtime different from another.
 //!
-//! Each runtime is one file that declares its facts ([`Runtime`]): its systemd unit, home and
-//! workspace, persona slots and the persona paths a factory reset wipes, its skills folder, its
-//! native config files and their formats, its MCP container, the channels it can run, and what
-//! its verify hook checks. [`REGISTRY`] lists them in one place; adding a seventh runtime is one
-//! new file and one line there. Paths are [`Loc`]s (an anchor plus a relative path), resolved by
-//! [`crate::device::paths::Layout`] so the device's path overrides apply to every runtime alike.
+//! Each runtime is one folder, `src/runtime/<rt>/`, plus its embedded files in `embedded/<rt>/`.
+//! Its `mod.rs` declares its facts as a [`Runtime`] (`SPEC`): its systemd unit, home and
+//! workspace, persona slots and the persona paths a factory reset wipes, its brand patterns, its
+//! skills folder, its native config files and their formats, its MCP container, the channels it
+//! can run and who runs them, what its verify hook checks and what its reset does. The files
+//! beside it hold its behaviour, reached through fn pointers on the spec: `presync.rs` (its
+//! presync), `persona.rs` (its persona adapter), `llm.rs` (its own LLM key and base URL, for the
+//! carry-over), and where it has them `channel.rs` (its channel plugins and the credentials a
+//! `channel remove` takes out of its files) and `mcp.rs` (what it refuses in an MCP server).
+//! [`REGISTRY`] lists the runtimes in one place and every other list is derived from it; adding a
+//! runtime is one folder, one [`RuntimeId`] variant and one line there.
+//!
+//! How the layers point: the feature orchestrators (presync, persona, channel, mcp, skills,
+//! reconcile, switch, reset, status) take a runtime and use its facts and call its hooks; the
+//! runtime folders use the features' shared building blocks (`presync::core` and
+//! `presync::blocks`, `persona::workspace` and the persona types, `reconcile::llm::NativeFiles`,
+//! the format editors in `format/`); no feature matches on a runtime's id or names its files
+//! (`tests/runtime_names.rs` counts what is left and lets it only shrink). Paths are [`Loc`]s (an
+//! anchor plus a relative path), resolved by [`crate::device::paths::Layout`] so the device's path
+//! overrides apply to every runtime alike.
 
 mod claudecode;
 mod codex;
