@@ -2,15 +2,9 @@
 //!
 //! Presync writes a channel into a runtime's files from config.json and fills in only what
 //! config.json holds, so once the credentials leave config.json nothing else would take them out
-//! of `.env` or `openclaw.json`: a token the operator removed would keep working. This module
-//! takes them out of every runtime that runs channels itself, whichever is active (a switch back
-//! must not bring a removed channel back):
-//!
-//! | runtime | what goes |
-//! |---|---|
-//! | openclaw | `channels.<ch>`; `plugins.entries.<ch>.enabled` becomes false |
-//! | hermes | the channel's `.env` variables (presync's mapping, docs/device-contract.md §2.2 step 5) |
-//! | picoclaw | `channel_list.<ch>.enabled` becomes false; `channel_list.<ch>` of `.security.yml` |
+//! of the runtime's own files: a token the operator removed would keep working. This module takes
+//! them out of every runtime that runs channels itself, whichever is active (a switch back must
+//! not bring a removed channel back).
 //!
 //! Each file is edited only when it exists and holds the channel; other keys and comments stay.
 //! What goes is each runtime's own (`Runtime::remove_channel`, in `src/runtime/<rt>/channel.rs`).

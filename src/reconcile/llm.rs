@@ -2,25 +2,16 @@
 //! `llm_config_applied_runtime`.
 //!
 //! After a switch, the key and base URL the operator may have set in the previous runtime's own
-//! files are carried to the active one: read from the previous runtime's native files (table
-//! below), saved into config.json (base URL normalized as upstream's `NormalizeBaseURL`), then
-//! written into the active runtime's native files by its presync's LLM part, which reads
-//! config.json through the draft and so sees the values just saved. The runtime restarts
-//! (`try-restart`) when its files changed, and the marker advances, all in one plan.
+//! files are carried to the active one: read from the previous runtime's native files, saved into
+//! config.json (base URL normalized as upstream's `NormalizeBaseURL`), then written into the active
+//! runtime's native files by its presync's LLM part, which reads config.json through the draft and
+//! so sees the values just saved. The runtime restarts (`try-restart`) when its files changed, and
+//! the marker advances, all in one plan.
 //!
 //! An empty marker, or `llm_config_mode = runtime` (the native LLM settings are the runtime's),
 //! records the marker only. Values that are empty in the previous runtime never blank
-//! config.json. Upstream reads picoclaw from a file that does not exist; osctl reads picoclaw's
-//! `config.json` `model_list` and `.security.yml` (docs/device-contract.md §10 item 4).
-//!
-//! | previous | key | base URL |
-//! |---|---|---|
-//! | openclaw | `openclaw.json` `models.providers.autonomous.apiKey` | `.baseUrl` |
-//! | hermes | `.env` `AUTONOMOUS_API_KEY` | `config.yaml` `custom_providers[name=autonomous].base_url` |
-//! | picoclaw | `.security.yml` `model_list["autonomous:0"].api_keys[0]` | `config.json` `model_list[model_name=autonomous].api_base` |
-//! | codex | `.env` `OPENAI_API_KEY` | `config.toml` `model_providers.autonomous.base_url` |
-//! | claudecode | `.env` `ANTHROPIC_API_KEY` | `.env` `ANTHROPIC_BASE_URL` |
-//! | opencode | `~/.opencode/.env` `LLM_API_KEY` | `opencode.json` `provider.campaign.options.baseURL` |
+//! config.json. Where each runtime keeps them is its own (`Runtime::llm_source`, in
+//! `src/runtime/<rt>/llm.rs`).
 
 use serde_json::Value;
 

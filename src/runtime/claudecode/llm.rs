@@ -1,5 +1,6 @@
 //! claudecode's own LLM key and base URL, read for the LLM carry-over when the device switches away
-//! from it (docs/device-contract.md §8.4).
+//! from it (docs/device-contract.md §8.4): the key is `.env` `ANTHROPIC_API_KEY`, the base URL
+//! `.env` `ANTHROPIC_BASE_URL`.
 
 use crate::error::Result;
 use crate::reconcile::llm::NativeFiles;

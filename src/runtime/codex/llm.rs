@@ -1,5 +1,6 @@
-//! codex's own LLM key and base URL, read for the LLM carry-over when the device switches away
-//! from it (docs/device-contract.md §8.4).
+//! codex's own LLM key and base URL, read for the LLM carry-over when the device switches away from
+//! it (docs/device-contract.md §8.4): the key is `.env` `OPENAI_API_KEY`, the base URL
+//! `config.toml` `model_providers.autonomous.base_url`.
 
 use crate::error::Result;
 use crate::reconcile::llm::{NativeFiles, text};

@@ -1,5 +1,6 @@
-//! hermes's own LLM key and base URL, read for the LLM carry-over when the device switches away
-//! from it (docs/device-contract.md §8.4).
+//! hermes' own LLM key and base URL, read for the LLM carry-over when the device switches away from
+//! it (docs/device-contract.md §8.4): the key is `.env` `AUTONOMOUS_API_KEY`, the base URL
+//! `config.yaml` `custom_providers[name=autonomous].base_url`.
 
 use serde_json::Value;
 

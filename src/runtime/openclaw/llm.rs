@@ -1,5 +1,6 @@
 //! openclaw's own LLM key and base URL, read for the LLM carry-over when the device switches away
-//! from it (docs/device-contract.md §8.4).
+//! from it (docs/device-contract.md §8.4): the key is `openclaw.json`
+//! `models.providers.autonomous.apiKey`, the base URL `.baseUrl`.
 
 use crate::error::Result;
 use crate::reconcile::llm::{NativeFiles, text};

@@ -1,5 +1,6 @@
 //! opencode's own LLM key and base URL, read for the LLM carry-over when the device switches away
-//! from it (docs/device-contract.md §8.4).
+//! from it (docs/device-contract.md §8.4): the key is `~/.opencode/.env` `LLM_API_KEY`, the base
+//! URL `opencode.json` `provider.campaign.options.baseURL`.
 
 use crate::error::Result;
 use crate::reconcile::llm::{NativeFiles, text};

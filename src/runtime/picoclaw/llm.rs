@@ -1,5 +1,10 @@
 //! picoclaw's own LLM key and base URL, read for the LLM carry-over when the device switches away
-//! from it (docs/device-contract.md §8.4).
+//! from it (docs/device-contract.md §8.4): the key is `.security.yml`
+//! `model_list["autonomous:0"].api_keys[0]`, the base URL `config.json`
+//! `model_list[model_name=autonomous].api_base`.
+//!
+//! Upstream reads picoclaw from a file that does not exist; osctl reads its `config.json`
+//! `model_list` and `.security.yml` (docs/device-contract.md §10 item 4).
 
 use serde_json::Value;
 
