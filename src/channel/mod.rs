@@ -27,10 +27,9 @@ use crate::apply::Target;
 use crate::device::Device;
 use crate::device::config::{self, channel_fields};
 use crate::error::{Error, Result};
-use crate::format::doc::Doc;
-use crate::plan::{CommandAction, Draft, FileState, Plan, ServiceAction, Step};
+use crate::plan::{Draft, FileState, Plan, ServiceAction, Step};
 use crate::presync;
-use crate::runtime::{Channel, Runtime, RuntimeId, install};
+use crate::runtime::{Channel, ChannelPlugins, Runtime, RuntimeId, install};
 use crate::system::path::DevPath;
 
 /// Who runs a channel on a runtime.
@@ -43,16 +42,10 @@ pub enum Owner {
     Device,
 }
 
-/// Who runs `ch` on `rt` (docs/device-contract.md §8.1 "Per-runtime apply").
+/// Who runs `ch` on `rt` (docs/device-contract.md §8.1 "Per-runtime apply"): the runtime's
+/// `channel_owner`, the same for each of its channels.
 pub fn owner(rt: RuntimeId, _ch: Channel) -> Owner {
-    match rt {
-        RuntimeId::Openclaw | RuntimeId::Hermes => Owner::Runtime,
-        // picoclaw runs only telegram, through the device's loop (its AddChannel is a no-op);
-        // codex, claudecode and opencode run every channel through os-server's loops.
-        RuntimeId::Picoclaw | RuntimeId::Codex | RuntimeId::Claudecode | RuntimeId::Opencode => {
-            Owner::Device
-        }
-    }
+    rt.spec().channel_owner
 }
 
 /// The capability gate: `channel_not_supported` (exit 1) for a channel `rt` cannot run.
@@ -242,16 +235,15 @@ pub fn apply(
 }
 
 /// The channels of `channels` that run as one of `rt`'s plugins (openclaw's slack, discord and
-/// whatsapp).
-fn plugins(rt: RuntimeId, channels: &[Channel]) -> Vec<Channel> {
-    if rt != RuntimeId::Openclaw {
-        return Vec::new();
-    }
-    channels
+/// whatsapp), with the runtime's plugin hooks.
+fn plugins(rt: RuntimeId, channels: &[Channel]) -> Option<(ChannelPlugins, Vec<Channel>)> {
+    let plugins = rt.spec().channel_plugins?;
+    let chosen = channels
         .iter()
         .copied()
-        .filter(|ch| matches!(ch, Channel::Slack | Channel::Discord | Channel::Whatsapp))
-        .collect()
+        .filter(|ch| plugins.channels.contains(ch))
+        .collect();
+    Some((plugins, chosen))
 }
 
 /// Plans the install of each missing plugin `channels` need on `rt`. Planned before the files:
@@ -262,24 +254,9 @@ pub fn plan_plugin_installs(
     rt: RuntimeId,
     channels: &[Channel],
 ) -> Result<()> {
-    for ch in plugins(rt, channels) {
-        let dir = device
-            .layout
-            .path(crate::runtime::Loc::openclaw("extensions"))
-            .join(ch.as_str());
-        if !draft.is_dir(&dir)? {
-            draft.command(CommandAction {
-                argv: vec![
-                    "openclaw".into(),
-                    "plugins".into(),
-                    "install".into(),
-                    format!("@openclaw/{ch}"),
-                ],
-                env: vec![("HOME".into(), device.layout.agent_home.to_string())],
-                timeout_secs: 300,
-                optional: true,
-                label: format!("install openclaw's {ch} plugin"),
-            });
+    if let Some((plugins, chosen)) = plugins(rt, channels) {
+        for ch in chosen {
+            (plugins.install)(draft, device, ch)?;
         }
     }
     Ok(())
@@ -323,8 +300,10 @@ fn apply_native(
         return Ok(false);
     }
     let before = native_state(draft, device);
-    for ch in plugins(rt, channels) {
-        plan_openclaw_plugin(draft, device, ch)?;
+    if let Some((plugins, chosen)) = plugins(rt, channels) {
+        for ch in chosen {
+            (plugins.enable)(draft, device, ch)?;
+        }
     }
     presync::plan(draft, device, rt)?;
     let changed = native_state(draft, device) != before;
@@ -408,35 +387,6 @@ fn native_state(draft: &Draft<'_>, device: &Device) -> Vec<(DevPath, FileState)>
 fn restart(draft: &mut Draft<'_>, rt: RuntimeId) -> Result<()> {
     let unit = install::unit_name(draft.fs(), rt.spec())?;
     draft.service(ServiceAction::RestartIfActive(unit));
-    Ok(())
-}
-
-/// openclaw runs slack, discord and whatsapp as npm plugins (`@openclaw/<ch>`): as upstream's
-/// `ensureChannelPlugin` and `AddChannel` do, the plugin is installed when missing
-/// ([`plan_plugin_installs`]) and `plugins.entries.<ch>.enabled` is set, and then presync writes
-/// `channels.<ch>` (it writes a plugin channel only once its entry is there). The install runs
-/// before any file is written, and the files are planned on what it leaves
-/// ([`run_programs_first`]). Its failure (no network) is a warning: the credentials stay
-/// persisted, openclaw accepts the config and says which plugin to install, and the next add
-/// retries.
-fn plan_openclaw_plugin(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<()> {
-    let oc = RuntimeId::Openclaw.spec();
-    let Some(f) = oc.native_file("config") else {
-        return Ok(());
-    };
-    let path = device.layout.path(f.loc);
-    let mut doc = Doc::load(draft, &path, f.format)?;
-    if doc.set(
-        &["plugins", "entries", ch.as_str(), "enabled"],
-        Value::Bool(true),
-    )? {
-        draft.write(
-            &path,
-            doc.text(),
-            Some(0o600),
-            &format!("enable openclaw's {ch} plugin"),
-        )?;
-    }
     Ok(())
 }
 

@@ -2,109 +2,28 @@
 //!
 //! Presync writes a channel into a runtime's files from config.json and fills in only what
 //! config.json holds, so once the credentials leave config.json nothing else would take them out
-//! of `.env` or `openclaw.json`: a token the operator removed would keep working. This module
-//! takes them out of every runtime that runs channels itself, whichever is active (a switch back
-//! must not bring a removed channel back):
-//!
-//! | runtime | what goes |
-//! |---|---|
-//! | openclaw | `channels.<ch>`; `plugins.entries.<ch>.enabled` becomes false |
-//! | hermes | the channel's `.env` variables (presync's mapping, docs/device-contract.md §2.2 step 5) |
-//! | picoclaw | `channel_list.<ch>.enabled` becomes false; `channel_list.<ch>` of `.security.yml` |
+//! of the runtime's own files: a token the operator removed would keep working. This module takes
+//! them out of every runtime that runs channels itself, whichever is active (a switch back must
+//! not bring a removed channel back).
 //!
 //! Each file is edited only when it exists and holds the channel; other keys and comments stay.
-
-use serde_json::Value;
+//! What goes is each runtime's own (`Runtime::remove_channel`, in `src/runtime/<rt>/channel.rs`).
 
 use crate::device::Device;
 use crate::error::Result;
-use crate::format::doc::Doc;
-use crate::format::dotenv::DotEnv;
 use crate::plan::Draft;
-use crate::runtime::{Channel, Format, RuntimeId};
+use crate::runtime::{Channel, REGISTRY, RuntimeId};
 
-/// hermes' `.env` variables of each channel.
-pub fn hermes_vars(ch: Channel) -> &'static [&'static str] {
-    match ch {
-        Channel::Telegram => &["TELEGRAM_BOT_TOKEN", "TELEGRAM_ALLOWED_USERS"],
-        Channel::Slack => &["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_ALLOWED_USERS"],
-        Channel::Discord => &[
-            "DISCORD_BOT_TOKEN",
-            "DISCORD_GUILD_ID",
-            "DISCORD_ALLOWED_USERS",
-        ],
-        Channel::Whatsapp => &["WHATSAPP_ALLOWED_USERS"],
-        Channel::Imessage => &[
-            "BLUEBUBBLES_SERVER_URL",
-            "BLUEBUBBLES_PASSWORD",
-            "BLUEBUBBLES_ALLOWED_USERS",
-            "BLUEBUBBLES_WEBHOOK_HOST",
-            "BLUEBUBBLES_WEBHOOK_PORT",
-            "BLUEBUBBLES_ALLOW_ALL_USERS",
-            "BLUEBUBBLES_HOME_CHANNEL",
-        ],
-    }
-}
-
-/// Plans the removal of `ch` from every runtime's own files; returns the runtimes touched.
+/// Plans the removal of `ch` from every runtime's own files (each runtime's
+/// `Runtime::remove_channel`); returns the runtimes touched, in registry order.
 pub fn plan_remove(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<Vec<RuntimeId>> {
     let mut touched = Vec::new();
-    let reason = format!("channel remove {ch}");
-    let c = ch.as_str();
-
-    let oc = RuntimeId::Openclaw.spec();
-    if let Some(f) = oc.native_file("config") {
-        let path = device.layout.path(f.loc);
-        if draft.exists(&path)? {
-            let mut doc = Doc::load(draft, &path, f.format)?;
-            let mut changed = doc.remove(&["channels", c])?;
-            if doc.get(&["plugins", "entries", c]).is_some() {
-                changed |= doc.set(&["plugins", "entries", c, "enabled"], Value::Bool(false))?;
-            }
-            if changed && draft.write(&path, doc.text(), Some(0o600), &reason)? {
-                touched.push(RuntimeId::Openclaw);
-            }
+    for rt in REGISTRY {
+        if let Some(remove) = rt.remove_channel
+            && remove(draft, device, ch)?
+        {
+            touched.push(rt.id);
         }
-    }
-
-    let hermes = RuntimeId::Hermes.spec();
-    if let Some(f) = hermes.native_file("env") {
-        let path = device.layout.path(f.loc);
-        if let Some(text) = draft.read_text(&path)? {
-            let mut env = DotEnv::parse(&text, &path.to_string())?;
-            let mut changed = false;
-            for var in hermes_vars(ch) {
-                changed |= env.remove(var);
-            }
-            if changed && draft.write(&path, env.to_string(), Some(0o600), &reason)? {
-                touched.push(RuntimeId::Hermes);
-            }
-        }
-    }
-
-    let pico = RuntimeId::Picoclaw.spec();
-    let mut pico_changed = false;
-    if let Some(f) = pico.native_file("config") {
-        let path = device.layout.path(f.loc);
-        if draft.exists(&path)? {
-            let mut doc = Doc::load(draft, &path, f.format)?;
-            if doc.get(&["channel_list", c, "enabled"]) == Some(Value::Bool(true)) {
-                doc.set(&["channel_list", c, "enabled"], Value::Bool(false))?;
-                pico_changed |= draft.write(&path, doc.text(), None, &reason)?;
-            }
-        }
-    }
-    if let Some(f) = pico.native_file("secrets") {
-        let path = device.layout.path(f.loc);
-        if draft.exists(&path)? {
-            let mut doc = Doc::load(draft, &path, Format::Yaml)?;
-            if doc.remove(&["channel_list", c])? {
-                pico_changed |= draft.write(&path, doc.text(), Some(0o600), &reason)?;
-            }
-        }
-    }
-    if pico_changed {
-        touched.push(RuntimeId::Picoclaw);
     }
     Ok(touched)
 }

@@ -98,7 +98,7 @@ pub fn resolve(
         }
     }
     Ok(Resolution {
-        runtime: RuntimeId::Openclaw,
+        runtime: crate::runtime::BUILT_IN_DEFAULT,
         source: Source::BuiltIn,
         from: "built-in default".into(),
         warnings,

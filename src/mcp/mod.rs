@@ -222,62 +222,13 @@ pub fn user_tool_server(name: &str) -> String {
     format!("tool_{name}")
 }
 
-/// Env keys openclaw drops from a stdio server's environment "for stdio startup safety"
-/// (interpreter-startup and toolchain hooks such as `NODE_OPTIONS`, `PYTHONPATH`, `LD_*`), taken
-/// from openclaw 2026.9.6 (its host-env security policy as applied to MCP stdio env). An entry
-/// that sets one would start without it, so osctl refuses it instead of writing a dead setting.
-const OPENCLAW_BLOCKED_ENV: &str = include_str!("openclaw_blocked_env.txt");
-
-/// Whether openclaw drops this env key from a stdio server.
-pub fn openclaw_blocks_env(key: &str) -> bool {
-    let upper = key.trim().to_ascii_uppercase();
-    OPENCLAW_BLOCKED_ENV
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .any(|l| match l.strip_suffix('*') {
-            Some(prefix) => upper.starts_with(prefix),
-            None => upper == l,
-        })
-}
-
-/// What a runtime cannot take, whatever the style: checked before anything is planned.
+/// What a runtime cannot take, whatever the style (its `Runtime::mcp_refuses`): checked before
+/// anything is planned.
 pub fn check_for_runtime(rt: RuntimeId, name: &str, entry: &Entry) -> Result<()> {
-    if rt == RuntimeId::Openclaw
-        && let Server::Stdio { env, .. } = &entry.server
-    {
-        let blocked: Vec<&str> = env
-            .keys()
-            .map(String::as_str)
-            .filter(|k| openclaw_blocks_env(k))
-            .collect();
-        if !blocked.is_empty() {
-            return Err(Error::input(
-                "mcp_env_refused",
-                format!(
-                    "openclaw refuses the env {} of MCP server `{name}`: it drops interpreter-startup variables from a stdio server's environment",
-                    blocked.join(", ")
-                ),
-            )
-            .hint("leave these variables out, or set them inside a wrapper script that the server's command runs"));
-        }
+    match rt.spec().mcp_refuses {
+        Some(refuses) => refuses(name, entry),
+        None => Ok(()),
     }
-    if let (
-        RuntimeId::Codex,
-        Server::Remote {
-            kind: Remote::Sse, ..
-        },
-    ) = (rt, &entry.server)
-    {
-        return Err(Error::input(
-            "mcp_transport_unsupported",
-            format!(
-                "codex cannot reach MCP server `{name}` over SSE: it speaks streamable HTTP only"
-            ),
-        )
-        .hint("use `--transport http` if the server offers streamable HTTP"));
-    }
-    Ok(())
 }
 
 /// Parses `K=V` (or `K: V`, the header form) into a pair.
@@ -378,22 +329,6 @@ mod tests {
             "https://example.com/a1b2c3d4e5f6g7h8"
         ));
         assert!(!looks_secret("Authorization", "${NOTION_TOKEN}"));
-    }
-
-    #[test]
-    fn openclaw_blocklist_has_names_and_prefixes() {
-        assert!(openclaw_blocks_env("NODE_OPTIONS"));
-        assert!(openclaw_blocks_env("pythonpath"));
-        assert!(openclaw_blocks_env("LD_PRELOAD"));
-        assert!(openclaw_blocks_env("DYLD_INSERT_LIBRARIES"));
-        assert!(!openclaw_blocks_env("GITHUB_TOKEN"));
-        assert!(!openclaw_blocks_env("FOO"));
-        let mut env = Map::new();
-        env.insert("NODE_OPTIONS".into(), "--inspect".into());
-        let e = Entry::stdio("node".into(), vec![], env);
-        let err = check_for_runtime(RuntimeId::Openclaw, "x", &e).unwrap_err();
-        assert_eq!(err.code, "mcp_env_refused");
-        assert!(check_for_runtime(RuntimeId::Hermes, "x", &e).is_ok());
     }
 
     #[test]

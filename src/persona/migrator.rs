@@ -13,15 +13,15 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
+use super::Options;
 use super::entries::{
     DELIMITER, Merger, Overflow, canonical, canonical_list, parse_entries, parse_entries_scanned,
     serialize,
 };
 use super::identity::{self, CARD_HEADING, IdentityField};
-use super::rebrand::rebrand;
+use super::rebrand::{Brand, patterns_to, rebrand};
 use super::report::{Item, ItemStatus};
 use super::user_profile;
-use super::{Adapter, Options};
 use crate::device::paths::Layout;
 use crate::error::Result;
 use crate::format::mdblock::{self, OS_MARKER};
@@ -42,7 +42,8 @@ pub struct Migrator<'d, 'a> {
     layout: &'d Layout,
     /// The destination runtime.
     pub rt: &'static Runtime,
-    adapter: &'static Adapter,
+    /// The names rewritten to the destination's brand.
+    rebrand_from: &'static [Brand],
     pub opts: &'d Options,
     items: Vec<Item>,
     staged: Vec<Staged>,
@@ -55,14 +56,14 @@ impl<'d, 'a> Migrator<'d, 'a> {
     pub fn new(
         draft: &'d Draft<'a>,
         layout: &'d Layout,
-        adapter: &'static Adapter,
+        rt: &'static Runtime,
         opts: &'d Options,
     ) -> Self {
         Migrator {
             draft,
             layout,
-            rt: adapter.id.spec(),
-            adapter,
+            rt,
+            rebrand_from: patterns_to(rt),
             opts,
             items: Vec::new(),
             staged: Vec::new(),
@@ -102,7 +103,7 @@ impl<'d, 'a> Migrator<'d, 'a> {
 
     /// Text arriving here, with other runtimes' names replaced by this one's.
     pub fn rebrand<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        rebrand(text, self.adapter.rebrand_from, self.rt.brand)
+        rebrand(text, self.rebrand_from, self.rt.brand)
     }
 
     fn record(

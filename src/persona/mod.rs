@@ -1,10 +1,12 @@
 //! Persona and memory migration between runtimes (docs/device-contract.md §5), hub and spoke.
 //!
 //! Each runtime has one reader (its files → a [`PersonaBundle`]) and one writer (a bundle → its
-//! files), in one file per runtime ([`ADAPTERS`]); a migration is `read[from]` then `write[to]`,
-//! so six runtimes need six adapters, not thirty pairwise migrators, and a seventh is one new
-//! file. Five runtimes share the openclaw layout, whose reader and writer (`workspace.rs`) are
-//! driven by the slots in `src/runtime/<rt>.rs`; hermes has its own (`hermes.rs`).
+//! files): its [`Adapter`], in `src/runtime/<rt>/persona.rs` and reached through
+//! `Runtime::persona_adapter`. A migration is `read[from]` then `write[to]`, so six runtimes need
+//! six adapters, not thirty pairwise migrators, and a seventh is one more. Five runtimes share the
+//! openclaw layout, whose reader and writer (`workspace.rs`) are driven by the slots in
+//! `src/runtime/<rt>/mod.rs`; hermes has its own (`src/runtime/hermes/persona.rs`). This module
+//! holds the building blocks the adapters use.
 //!
 //! The rules are upstream's, in their own modules: entries and limits ([`entries`]), identity
 //! fields and the hermes card ([`identity`]), USER.md as a form ([`user_profile`]), rebranding
@@ -28,13 +30,7 @@ pub mod report;
 pub mod souls;
 pub mod user_profile;
 
-mod claudecode;
-mod codex;
-mod hermes;
-mod openclaw;
-mod opencode;
-mod picoclaw;
-mod workspace;
+pub(crate) mod workspace;
 
 pub use bundle::PersonaBundle;
 pub use report::{Item, ItemStatus, Report};
@@ -45,31 +41,17 @@ use crate::plan::Draft;
 use crate::runtime::{Loc, REGISTRY, Runtime, RuntimeId};
 use crate::system::path::DevPath;
 use migrator::{Migrator, Staged};
-use rebrand::Brand;
 
-/// One runtime's persona reader and writer.
+/// One runtime's persona reader and writer (`Runtime::persona_adapter`).
+#[derive(Clone, Copy, Debug)]
 pub struct Adapter {
-    pub id: RuntimeId,
-    /// The names rewritten to this runtime's brand in text that arrives here, in upstream's
-    /// order (`rebrandTo<RT>`).
-    pub rebrand_from: &'static [Brand],
     pub read: fn(&Source<'_, '_>) -> Result<PersonaBundle>,
     pub write: fn(&mut Migrator<'_, '_>, &PersonaBundle) -> Result<()>,
 }
 
-/// Every runtime's adapter, in registry order.
-pub const ADAPTERS: [&Adapter; 6] = [
-    &openclaw::ADAPTER,
-    &hermes::ADAPTER,
-    &picoclaw::ADAPTER,
-    &codex::ADAPTER,
-    &claudecode::ADAPTER,
-    &opencode::ADAPTER,
-];
-
 /// The adapter of a runtime, if it has one (upstream `CanMigrate`).
 pub fn adapter(id: RuntimeId) -> Option<&'static Adapter> {
-    ADAPTERS.iter().copied().find(|a| a.id == id)
+    id.spec().persona_adapter.as_ref()
 }
 
 /// How a migration runs.
@@ -207,7 +189,7 @@ pub fn run_migration(
             include_daily: opts.include_daily,
         };
         let bundle = (src.read)(&source)?;
-        let mut m = Migrator::new(draft, layout, dst, opts);
+        let mut m = Migrator::new(draft, layout, to.spec(), opts);
         (dst.write)(&mut m, &bundle)?;
         m.into_parts()
     };
@@ -254,7 +236,7 @@ fn emit(
 
 /// The persona paths of every runtime (files plus the memory folder, never a workspace or home
 /// root), sorted and deduplicated: what a factory reset wipes in every tree
-/// (upstream `PersonaPaths`). The per-runtime lists are data in `src/runtime/<rt>.rs`.
+/// (upstream `PersonaPaths`). The per-runtime lists are data in `src/runtime/<rt>/mod.rs`.
 pub fn wipe_paths(layout: &Layout) -> Vec<DevPath> {
     let mut paths: Vec<DevPath> = REGISTRY
         .iter()
@@ -295,14 +277,6 @@ mod tests {
         assert_eq!(daily_date("2026-07-01.md"), Some("2026-07-01"));
         assert_eq!(daily_date("2026-7-01.md"), None);
         assert_eq!(daily_date("é026-07-01.md"), None);
-    }
-
-    #[test]
-    fn every_runtime_has_an_adapter_in_registry_order() {
-        for (a, rt) in ADAPTERS.iter().zip(REGISTRY) {
-            assert_eq!(a.id, rt.id);
-            assert!(!a.rebrand_from.is_empty(), "{}", rt.name);
-        }
     }
 
     #[test]

@@ -6,47 +6,49 @@
 //! the Claude model is never renamed) and `\bOpen[\s-]?Code\b`, with Go's ASCII `\s` and `\b`.
 //! Case-insensitivity is ASCII (Go also folds `ſ` into `s`; no brand is worth that). The
 //! replacement keeps case the way upstream's `casePreserving` does: an all-lowercase match gets
-//! the lowercase brand (`openclaw` → `hermes`), anything else the brand as written. Which brands a
-//! destination rewrites, and in which order, is its adapter's `rebrand_from` list.
+//! the lowercase brand (`openclaw` → `hermes`), anything else the brand as written. Each runtime
+//! declares its own patterns (`Runtime::brands`) and whose names it rewrites
+//! (`Runtime::rebrand_from`); [`patterns_to`] derives a destination's list from the registry.
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 use super::entries::is_word_byte;
+use crate::runtime::{REGISTRY, Runtime};
 
-/// A runtime name that persona text may carry.
+/// One of upstream's patterns for a runtime's name in persona text: one word, or two words that
+/// may be joined by one ASCII space or `-`, or nothing. Each runtime declares the patterns that
+/// name it (`Runtime::brands`); the words are lowercase ASCII.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Brand {
-    OpenClaw,
-    ClawdBot,
-    MoltBot,
-    Hermes,
-    PicoClaw,
-    Codex,
-    ClaudeCode,
-    OpenCode,
+pub struct Brand {
+    first: &'static [u8],
+    second: Option<&'static [u8]>,
 }
 
 impl Brand {
-    /// The words of the pattern; two words may be joined by one ASCII space or `-`, or nothing.
-    #[inline(always)]
-    fn words(self) -> (&'static [u8], Option<&'static [u8]>) {
-        match self {
-            Brand::OpenClaw => (b"open", Some(b"claw")),
-            Brand::ClawdBot => (b"clawdbot", None),
-            Brand::MoltBot => (b"moltbot", None),
-            Brand::Hermes => (b"hermes", None),
-            Brand::PicoClaw => (b"pico", Some(b"claw")),
-            Brand::Codex => (b"codex", None),
-            Brand::ClaudeCode => (b"claude", Some(b"code")),
-            Brand::OpenCode => (b"open", Some(b"code")),
+    /// A one-word pattern (`\bHermes\b`).
+    pub const fn word(word: &'static str) -> Brand {
+        Brand::new(word.as_bytes(), None)
+    }
+
+    /// A two-word pattern (`\bOpen[\s-]?Claw\b`).
+    pub const fn words(first: &'static str, second: &'static str) -> Brand {
+        Brand::new(first.as_bytes(), Some(second.as_bytes()))
+    }
+
+    const fn new(first: &'static [u8], second: Option<&'static [u8]>) -> Brand {
+        assert!(is_lowercase_word(first), "a brand word is lowercase ASCII");
+        assert!(first.len() >= 2, "a brand word has two letters at least");
+        if let Some(second) = second {
+            assert!(is_lowercase_word(second), "a brand word is lowercase ASCII");
         }
+        Brand { first, second }
     }
 
     /// Length of a match starting at `at` (the caller checked the boundary before it).
     fn match_at(self, text: &[u8], at: usize) -> Option<usize> {
-        let (first, second) = self.words();
-        let mut i = at + ci_prefix(&text[at..], first)?;
-        if let Some(second) = second {
+        let mut i = at + ci_prefix(&text[at..], self.first)?;
+        if let Some(second) = self.second {
             let sep = text
                 .get(i)
                 .is_some_and(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'-'));
@@ -58,6 +60,36 @@ impl Brand {
         }
         (i == text.len() || !is_word_byte(text[i])).then_some(i - at)
     }
+}
+
+const fn is_lowercase_word(word: &[u8]) -> bool {
+    let mut i = 0;
+    while i < word.len() {
+        if !word[i].is_ascii_lowercase() {
+            return false;
+        }
+        i += 1;
+    }
+    !word.is_empty()
+}
+
+/// The patterns rewritten to `rt`'s brand in text that arrives there, in registry order: the
+/// brands of the runtimes its `rebrand_from` names (upstream `rebrandTo<RT>`). Upstream applied
+/// them in its own order; the order cannot change the result (see [`rebrand`]).
+pub fn patterns_to(rt: &Runtime) -> &'static [Brand] {
+    static TABLES: LazyLock<Vec<Vec<Brand>>> = LazyLock::new(|| {
+        REGISTRY
+            .iter()
+            .map(|to| {
+                REGISTRY
+                    .iter()
+                    .filter(|from| from.id != to.id && to.rebrand_from.includes(from.id))
+                    .flat_map(|from| from.brands.iter().copied())
+                    .collect()
+            })
+            .collect()
+    });
+    &TABLES[rt.id.index()]
 }
 
 /// Length of `word` (lowercase ASCII) when `text` starts with it in any ASCII case.
@@ -72,7 +104,9 @@ fn ci_prefix(text: &[u8], word: &[u8]) -> Option<usize> {
 ///
 /// One pass first finds which brands occur at all; only those are replaced, in order. That is
 /// the same result: a replacement is a whole word standing between word boundaries and is never
-/// a brand of `from`, so it cannot start or complete a later brand's match.
+/// a brand of `from`, so it cannot start or complete a later brand's match. For the same reason,
+/// and because two brands never match overlapping text, the order of `from` does not change the
+/// result either.
 pub fn rebrand<'a>(text: &'a str, from: &[Brand], to: &str) -> Cow<'a, str> {
     let bytes = text.as_bytes();
     let mut present = [false; 8];
@@ -81,7 +115,7 @@ pub fn rebrand<'a>(text: &'a str, from: &[Brand], to: &str) -> Cow<'a, str> {
     while let Some(start) = next_start(bytes, at) {
         for (i, brand) in from.iter().enumerate().take(present.len()) {
             if !present[i]
-                && brand.words().0[0] == bytes[start] | 0x20
+                && brand.first[0] == bytes[start] | 0x20
                 && brand.match_at(bytes, start).is_some()
             {
                 present[i] = true;
@@ -119,7 +153,7 @@ pub fn rebrand<'a>(text: &'a str, from: &[Brand], to: &str) -> Cow<'a, str> {
 }
 
 /// The next position at or after `from` where a brand could start: one of the brands' first
-/// letters (o, c, m, h, p in any case) after a non-word byte.
+/// letters (in any case) after a non-word byte.
 #[inline(always)]
 fn next_start(bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
@@ -133,20 +167,36 @@ fn next_start(bytes: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// Whether a byte is the first letter of a brand (o, c, m, h, p in any case).
+/// Whether a byte is the first letter of a brand, in any case.
 pub const fn is_brand_first(b: u8) -> bool {
-    matches!(b.to_ascii_lowercase(), b'o' | b'c' | b'm' | b'h' | b'p')
+    SECOND_LETTERS[b.to_ascii_lowercase() as usize] != 0
 }
 
-/// Whether two bytes start a brand (`op`, `cl`, `co`, `mo`, `he`, `pi` in any case): a cheap
-/// test that rules out almost every word.
+/// Whether two bytes start a brand (the first two letters of a brand's first word, in any case):
+/// a cheap test that rules out almost every word.
 #[inline(always)]
 pub fn may_start_brand(a: u8, b: u8) -> bool {
-    matches!(
-        [a | 0x20, b | 0x20],
-        [b'o', b'p'] | [b'c', b'l'] | [b'c', b'o'] | [b'm', b'o'] | [b'h', b'e'] | [b'p', b'i']
-    )
+    let (a, b) = (a | 0x20, b | 0x20);
+    b.is_ascii_lowercase() && SECOND_LETTERS[a as usize] & (1 << (b - b'a')) != 0
 }
+
+/// For each lowercase first letter of a brand, the second letters its brands have (bit
+/// `letter - 'a'`), from every runtime's brands: the tables below follow the registry.
+static SECOND_LETTERS: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut r = 0;
+    while r < REGISTRY.len() {
+        let brands = REGISTRY[r].brands;
+        let mut i = 0;
+        while i < brands.len() {
+            let word = brands[i].first;
+            t[word[0] as usize] |= 1 << (word[1] - b'a');
+            i += 1;
+        }
+        r += 1;
+    }
+    t
+};
 
 const OTHER: u8 = 0;
 const WORD: u8 = 1;
@@ -172,7 +222,7 @@ static CLASS: [u8; 256] = {
 
 /// The leftmost match of `brand` at or after `from`.
 fn find(text: &[u8], brand: Brand, from: usize) -> Option<(usize, usize)> {
-    let first = brand.words().0[0];
+    let first = brand.first[0];
     let mut at = from;
     while let Some(start) = next_start(text, at) {
         if text[start] | 0x20 == first
@@ -193,10 +243,15 @@ fn is_lower(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Brand::*;
 
     const TO_HERMES: &[Brand] = &[
-        OpenClaw, ClawdBot, MoltBot, PicoClaw, Codex, ClaudeCode, OpenCode,
+        Brand::OpenClaw,
+        Brand::ClawdBot,
+        Brand::MoltBot,
+        Brand::PicoClaw,
+        Brand::Codex,
+        Brand::ClaudeCode,
+        Brand::OpenCode,
     ];
 
     #[test]
@@ -213,7 +268,7 @@ mod tests {
              stays, hermes-imports too"
         );
         assert_eq!(
-            rebrand("I am hermes, not Hermes.", &[Hermes], "Claude Code"),
+            rebrand("I am hermes, not Hermes.", &[Brand::Hermes], "Claude Code"),
             "I am claude code, not Claude Code."
         );
     }
@@ -237,7 +292,7 @@ mod tests {
         ));
         // the separator is optional: "Open-" followed by a non-brand word does not match
         assert_eq!(
-            rebrand("Open-Clawx Open-Code", &[OpenCode], "X"),
+            rebrand("Open-Clawx Open-Code", &[Brand::OpenCode], "X"),
             "Open-Clawx X"
         );
     }
@@ -249,5 +304,35 @@ mod tests {
             rebrand("Claude Codex", TO_HERMES, "Hermes"),
             "Claude Hermes"
         );
+    }
+
+    #[test]
+    fn the_order_of_the_brands_does_not_change_the_result() {
+        let mut reversed = TO_HERMES.to_vec();
+        reversed.reverse();
+        for text in [
+            "Open ClawdBot, Claude Codex and open-code",
+            "Open Codex, Pico Claw-Code, Claude Open Code",
+            "OpenClaw moltbot PicoClaw codex ClaudeCode opencode open-claw-code",
+        ] {
+            assert_eq!(
+                rebrand(text, TO_HERMES, "Hermes"),
+                rebrand(text, &reversed, "Hermes"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_first_letter_tables_cover_every_brand() {
+        for brand in TO_HERMES.iter().chain([&Brand::Hermes]) {
+            assert!(is_brand_first(brand.first[0].to_ascii_uppercase()));
+            assert!(may_start_brand(
+                brand.first[0],
+                brand.first[1].to_ascii_uppercase()
+            ));
+        }
+        assert!(!is_brand_first(b'x') && !may_start_brand(b'o', b'x'));
+        assert!(!may_start_brand(b'/', b'p') && !may_start_brand(b'o', b'\x10'));
     }
 }

@@ -13,7 +13,7 @@
 //! follows (the upstream case of a default with the owner's `## Personal` below it); a text that
 //! differs anywhere in the default's lines is the owner's and is kept whole.
 
-use super::rebrand::rebrand;
+use super::rebrand::{patterns_to, rebrand};
 use crate::runtime::RuntimeId;
 
 /// One stock default soul.
@@ -114,7 +114,7 @@ pub fn managed_default<'t>(
     if have.is_empty() {
         return None;
     }
-    let from = super::adapter(rt).map_or(&[][..], |a| a.rebrand_from);
+    let from = patterns_to(rt.spec());
     let brand = rt.spec().brand;
     let mut best: Option<(usize, usize, &'static str)> = None;
     let mut consider = |name: &'static str, text: &str| {

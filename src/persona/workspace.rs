@@ -1,5 +1,5 @@
 //! The openclaw persona layout, shared by openclaw, picoclaw, codex, claudecode and opencode:
-//! one reader and one writer driven by the runtime's `persona` slots (`src/runtime/<rt>.rs`).
+//! one reader and one writer driven by the runtime's `persona` slots (`src/runtime/<rt>/mod.rs`).
 //!
 //! SOUL.md, IDENTITY.md, MEMORY.md, USER.md and KNOWLEDGE.md each have a slot, and daily memory
 //! lives in `memory/*.md` (picoclaw keeps MEMORY.md in that folder too; it is not a daily file).

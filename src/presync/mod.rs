@@ -3,11 +3,11 @@
 //!
 //! `osctl presync <rt>` runs it on its own (systemd `ExecStartPre=`, the hook shim
 //! `/usr/local/bin/runtime-<rt>-presync`); the switch and `channel add` plan it inside their own
-//! plans after they planned config.json edits. Each runtime is one file (`openclaw.rs`, ...)
-//! written on the shared core (`core::Cx`): config.json is read **through the draft**, every
-//! edit goes through the format-preserving editors, so keys osctl does not own survive with
-//! their comments, and a file is written only when its text changes (a second run plans
-//! nothing).
+//! plans after they planned config.json edits. Each runtime's presync is its own file
+//! (`src/runtime/<rt>/presync.rs`, reached through `Runtime::presync`) written on the shared core
+//! here (`core::Cx`, `blocks`, `llm`): config.json is read **through the draft**, every edit goes
+//! through the format-preserving editors, so keys osctl does not own survive with their comments,
+//! and a file is written only when its text changes (a second run plans nothing).
 //!
 //! Rules every runtime follows:
 //! - `llm_config_mode` (docs/device-contract.md §3.1) is honoured by all six: `runtime` leaves the
@@ -32,15 +32,9 @@
 //! owns them), MCP entries (the `mcp` commands and reconciler), persona migration (the persona
 //! reconciler).
 
-mod blocks;
-mod claudecode;
-mod codex;
+pub(crate) mod blocks;
 pub(crate) mod core;
-mod hermes;
 pub mod llm;
-mod openclaw;
-mod opencode;
-mod picoclaw;
 
 use crate::device::Device;
 use crate::error::Result;
@@ -109,14 +103,7 @@ fn run(
     commands: bool,
 ) -> Result<Report> {
     let mut cx = Cx::new(draft, device, rt.spec(), scope, commands)?;
-    match rt {
-        RuntimeId::Openclaw => openclaw::plan(&mut cx)?,
-        RuntimeId::Hermes => hermes::plan(&mut cx)?,
-        RuntimeId::Picoclaw => picoclaw::plan(&mut cx)?,
-        RuntimeId::Codex => codex::plan(&mut cx)?,
-        RuntimeId::Claudecode => claudecode::plan(&mut cx)?,
-        RuntimeId::Opencode => opencode::plan(&mut cx)?,
-    }
+    (rt.spec().presync)(&mut cx)?;
     let labels = cx.commands.iter().map(|c| c.label.clone()).collect();
     for command in std::mem::take(&mut cx.commands) {
         cx.draft.command(command);
@@ -132,7 +119,7 @@ fn run(
 
 /// The profile.d snippet that gives interactive shells the active bridge runtime's CLI
 /// environment (written by the codex, claudecode and opencode presyncs).
-fn profile_snippet(cx: &mut Cx<'_, '_>) -> Result<()> {
+pub(crate) fn profile_snippet(cx: &mut Cx<'_, '_>) -> Result<()> {
     let layout = &cx.device.layout;
     let text = include_str!("../../embedded/presync/agent-cli-env.sh")
         .replace("@CONFIG_JSON@", &cx.device.env.config_json().to_string())
@@ -160,7 +147,10 @@ fn profile_snippet(cx: &mut Cx<'_, '_>) -> Result<()> {
 /// copy is planned natively with the marker in the same plan, so the marker exists only once the
 /// whole copy applied. (Upstream also stops openclaw first; osctl reads the files when it plans and
 /// re-checks every destination when it writes.)
-fn migrate_once(cx: &mut Cx<'_, '_>, skills_to: &crate::system::path::DevPath) -> Result<()> {
+pub(crate) fn migrate_once(
+    cx: &mut Cx<'_, '_>,
+    skills_to: &crate::system::path::DevPath,
+) -> Result<()> {
     let Some(marker) = cx.rt.migrate_marker.map(|m| cx.path(m)) else {
         return Ok(());
     };

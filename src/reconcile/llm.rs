@@ -2,30 +2,22 @@
 //! `llm_config_applied_runtime`.
 //!
 //! After a switch, the key and base URL the operator may have set in the previous runtime's own
-//! files are carried to the active one: read from the previous runtime's native files (table
-//! below), saved into config.json (base URL normalized as upstream's `NormalizeBaseURL`), then
-//! written into the active runtime's native files by its presync's LLM part, which reads
-//! config.json through the draft and so sees the values just saved. The runtime restarts
-//! (`try-restart`) when its files changed, and the marker advances, all in one plan.
+//! files are carried to the active one: read from the previous runtime's native files, saved into
+//! config.json (base URL normalized as upstream's `NormalizeBaseURL`), then written into the active
+//! runtime's native files by its presync's LLM part, which reads config.json through the draft and
+//! so sees the values just saved. The runtime restarts (`try-restart`) when its files changed, and
+//! the marker advances, all in one plan.
 //!
 //! An empty marker, or `llm_config_mode = runtime` (the native LLM settings are the runtime's),
 //! records the marker only. Values that are empty in the previous runtime never blank
-//! config.json. Upstream reads picoclaw from a file that does not exist; osctl reads picoclaw's
-//! `config.json` `model_list` and `.security.yml` (docs/device-contract.md §10 item 4).
-//!
-//! | previous | key | base URL |
-//! |---|---|---|
-//! | openclaw | `openclaw.json` `models.providers.autonomous.apiKey` | `.baseUrl` |
-//! | hermes | `.env` `AUTONOMOUS_API_KEY` | `config.yaml` `custom_providers[name=autonomous].base_url` |
-//! | picoclaw | `.security.yml` `model_list["autonomous:0"].api_keys[0]` | `config.json` `model_list[model_name=autonomous].api_base` |
-//! | codex | `.env` `OPENAI_API_KEY` | `config.toml` `model_providers.autonomous.base_url` |
-//! | claudecode | `.env` `ANTHROPIC_API_KEY` | `.env` `ANTHROPIC_BASE_URL` |
-//! | opencode | `~/.opencode/.env` `LLM_API_KEY` | `opencode.json` `provider.campaign.options.baseURL` |
+//! config.json. Where each runtime keeps them is its own (`Runtime::llm_source`, in
+//! `src/runtime/<rt>/llm.rs`).
 
 use serde_json::Value;
 
 use super::{Input, Status, StepName, StepReport};
 use crate::device::config::{self, LlmMode};
+use crate::device::paths::Layout;
 use crate::error::Result;
 use crate::format::dotenv::DotEnv;
 use crate::plan::{Draft, ServiceAction};
@@ -142,106 +134,56 @@ pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     ))
 }
 
-/// The previous runtime's own key and base URL (empty values read as absent). A file that does
-/// not exist has none; one that cannot be parsed fails the step (its marker stays).
+/// The previous runtime's own key and base URL (empty values read as absent), from its
+/// `Runtime::llm_source`. A file that does not exist has none; one that cannot be parsed fails
+/// the step (its marker stays).
 fn read_native(
     draft: &Draft<'_>,
     device: &crate::device::Device,
     rt: RuntimeId,
 ) -> Result<(Option<String>, Option<String>)> {
-    let layout = &device.layout;
     let spec = rt.spec();
-    let home = layout.path(spec.home);
-    let value = |path: &DevPath, format: Format| -> Result<Option<Value>> {
-        match draft.read_text(path)? {
+    let files = NativeFiles {
+        draft,
+        layout: &device.layout,
+        home: device.layout.path(spec.home),
+    };
+    let (key, base) = (spec.llm_source)(&files)?;
+    let clean = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    Ok((clean(key), clean(base)))
+}
+
+/// Read access to a runtime's own files, through the draft, for its LLM source
+/// (`Runtime::llm_source`).
+pub struct NativeFiles<'d, 'a> {
+    draft: &'d Draft<'a>,
+    pub layout: &'d Layout,
+    /// The runtime's home.
+    pub home: DevPath,
+}
+
+impl NativeFiles<'_, '_> {
+    /// The value of a structured file; `None` when it does not exist.
+    pub fn value(&self, path: &DevPath, format: Format) -> Result<Option<Value>> {
+        match self.draft.read_text(path)? {
             Some(text) => native::parse_value(path, &text, format).map(Some),
             None => Ok(None),
         }
-    };
-    let env = |path: &DevPath, key: &str| -> Result<Option<String>> {
-        match draft.read_text(path)? {
+    }
+
+    /// The value of `key` in a `.env` file; `None` when the file or the key is absent.
+    pub fn env(&self, path: &DevPath, key: &str) -> Result<Option<String>> {
+        match self.draft.read_text(path)? {
             Some(text) => Ok(DotEnv::parse(&text, &path.to_string())?.get(key)),
             None => Ok(None),
         }
-    };
-    let text = |v: Option<&Value>| {
-        v.and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-    };
-    let (key, base) = match rt {
-        RuntimeId::Openclaw => {
-            let v = value(&home.join("openclaw.json"), Format::Json5)?;
-            let p = v
-                .as_ref()
-                .and_then(|v| native::get(v, &["models", "providers", "autonomous"]));
-            (
-                text(p.and_then(|p| p.get("apiKey"))),
-                text(p.and_then(|p| p.get("baseUrl"))),
-            )
-        }
-        RuntimeId::Hermes => {
-            let v = value(&home.join("config.yaml"), Format::Yaml)?;
-            let base = v
-                .as_ref()
-                .and_then(|v| v.get("custom_providers"))
-                .and_then(Value::as_array)
-                .and_then(|list| {
-                    list.iter()
-                        .find(|p| p.get("name").and_then(Value::as_str) == Some("autonomous"))
-                })
-                .and_then(|p| text(p.get("base_url")));
-            (env(&home.join(".env"), "AUTONOMOUS_API_KEY")?, base)
-        }
-        RuntimeId::Picoclaw => {
-            let v = value(&home.join("config.json"), Format::Json)?;
-            let base = v
-                .as_ref()
-                .and_then(|v| v.get("model_list"))
-                .and_then(Value::as_array)
-                .and_then(|list| {
-                    list.iter()
-                        .find(|e| e.get("model_name").and_then(Value::as_str) == Some("autonomous"))
-                })
-                .and_then(|e| text(e.get("api_base")));
-            let s = value(&home.join(".security.yml"), Format::Yaml)?;
-            let key = s
-                .as_ref()
-                .and_then(|s| native::get(s, &["model_list", "autonomous:0", "api_keys"]))
-                .and_then(Value::as_array)
-                .and_then(|keys| text(keys.first()));
-            (key, base)
-        }
-        RuntimeId::Codex => {
-            let v = value(&home.join("config.toml"), Format::Toml)?;
-            let base = v.as_ref().and_then(|v| {
-                text(native::get(
-                    v,
-                    &["model_providers", "autonomous", "base_url"],
-                ))
-            });
-            (env(&home.join(".env"), "OPENAI_API_KEY")?, base)
-        }
-        RuntimeId::Claudecode => {
-            let path = home.join(".env");
-            (
-                env(&path, "ANTHROPIC_API_KEY")?,
-                env(&path, "ANTHROPIC_BASE_URL")?,
-            )
-        }
-        RuntimeId::Opencode => {
-            let xdg = layout.agent_home.join(".config/opencode/opencode.json");
-            let v = value(&xdg, Format::Jsonc)?;
-            let base = v.as_ref().and_then(|v| {
-                text(native::get(
-                    v,
-                    &["provider", "campaign", "options", "baseURL"],
-                ))
-            });
-            (env(&home.join(".env"), "LLM_API_KEY")?, base)
-        }
-    };
-    let clean = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
-    Ok((clean(key), clean(base)))
+    }
+}
+
+/// A string value, trimmed; `None` when it is absent, not a string or empty.
+pub fn text(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
 }

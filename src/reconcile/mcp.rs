@@ -17,7 +17,6 @@ use crate::device::config;
 use crate::error::Result;
 use crate::mcp::{Entry, check_for_runtime, planner, reader};
 use crate::plan::Draft;
-use crate::runtime::RuntimeId;
 
 const MARKER: &str = "mcp_applied_runtime";
 
@@ -62,10 +61,12 @@ pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
             ));
             continue;
         }
-        if active == RuntimeId::Claudecode && !read.entry.enabled {
+        if !to.mcp.holds_disabled && !read.entry.enabled {
             left.push(name.clone());
+            let file = to.mcp.file.rel.rsplit('/').next().unwrap_or_default();
             draft.warn(format!(
-                "MCP server `{name}` is disabled in {prev} and Claude Code's .mcp.json cannot hold a disabled server: not carried"
+                "MCP server `{name}` is disabled in {prev} and {}'s {file} cannot hold a disabled server: not carried",
+                to.brand
             ));
             continue;
         }

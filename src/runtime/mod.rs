@@ -1,11 +1,25 @@
-//! The six agent runtimes, as data.
+//! The agent runtimes: everything that makes one runtime different from another.
 //!
-//! Each runtime is one file that declares its facts ([`Runtime`]): its systemd unit, home and
-//! workspace, persona slots and the persona paths a factory reset wipes, its skills folder, its
-//! native config files and their formats, its MCP container, the channels it can run, and what
-//! its verify hook checks. [`REGISTRY`] lists them in one place; adding a seventh runtime is one
-//! new file and one line there. Paths are [`Loc`]s (an anchor plus a relative path), resolved by
-//! [`crate::device::paths::Layout`] so the device's path overrides apply to every runtime alike.
+//! Each runtime is one folder, `src/runtime/<rt>/`, plus its embedded files in `embedded/<rt>/`.
+//! Its `mod.rs` declares its facts as a [`Runtime`] (`SPEC`): its systemd unit, home and
+//! workspace, persona slots and the persona paths a factory reset wipes, its brand patterns, its
+//! skills folder, its native config files and their formats, its MCP container, the channels it
+//! can run and who runs them, what its verify hook checks and what its reset does. The files
+//! beside it hold its behaviour, reached through fn pointers on the spec: `presync.rs` (its
+//! presync), `persona.rs` (its persona adapter), `llm.rs` (its own LLM key and base URL, for the
+//! carry-over), and where it has them `channel.rs` (its channel plugins and the credentials a
+//! `channel remove` takes out of its files) and `mcp.rs` (what it refuses in an MCP server).
+//! [`REGISTRY`] lists the runtimes in one place and every other list is derived from it; adding a
+//! runtime is one folder, one [`RuntimeId`] variant and one line there.
+//!
+//! How the layers point: the feature orchestrators (presync, persona, channel, mcp, skills,
+//! reconcile, switch, reset, status) take a runtime and use its facts and call its hooks; the
+//! runtime folders use the features' shared building blocks (`presync::core` and
+//! `presync::blocks`, `persona::workspace` and the persona types, `reconcile::llm::NativeFiles`,
+//! the format editors in `format/`); no feature matches on a runtime's id or names its files
+//! (`tests/runtime_names.rs` counts what is left and lets it only shrink). Paths are [`Loc`]s (an
+//! anchor plus a relative path), resolved by [`crate::device::paths::Layout`] so the device's path
+//! overrides apply to every runtime alike.
 
 mod claudecode;
 mod codex;
@@ -19,7 +33,15 @@ pub mod native;
 
 use std::fmt;
 
+use crate::channel::Owner;
+use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::mcp::Entry as McpEntry;
+use crate::persona::Adapter;
+use crate::persona::rebrand::Brand;
+use crate::plan::Draft;
+use crate::presync::core::Cx;
+use crate::reconcile::llm::NativeFiles;
 
 /// The runtimes osctl manages.
 #[derive(
@@ -35,7 +57,9 @@ pub enum RuntimeId {
     Opencode,
 }
 
-/// Every runtime, in the upstream order (`AgentRuntimes`).
+/// Every runtime, in the upstream order (`AgentRuntimes`): the one list every other list of
+/// runtimes is derived from ([`RuntimeId::ALL`], the rebrand tables, the clap values). Each
+/// runtime sits at the position of its [`RuntimeId`] variant (checked when this compiles).
 pub const REGISTRY: [&Runtime; 6] = [
     &openclaw::SPEC,
     &hermes::SPEC,
@@ -45,27 +69,41 @@ pub const REGISTRY: [&Runtime; 6] = [
     &opencode::SPEC,
 ];
 
+const _: () = {
+    let mut i = 0;
+    while i < REGISTRY.len() {
+        assert!(
+            REGISTRY[i].id as usize == i,
+            "REGISTRY lists the runtimes in RuntimeId order"
+        );
+        i += 1;
+    }
+};
+
 impl RuntimeId {
-    pub const ALL: [RuntimeId; 6] = [
-        RuntimeId::Openclaw,
-        RuntimeId::Hermes,
-        RuntimeId::Picoclaw,
-        RuntimeId::Codex,
-        RuntimeId::Claudecode,
-        RuntimeId::Opencode,
-    ];
+    /// Every runtime id, in registry order.
+    pub const ALL: [RuntimeId; REGISTRY.len()] = {
+        let mut ids = [REGISTRY[0].id; REGISTRY.len()];
+        let mut i = 1;
+        while i < ids.len() {
+            ids[i] = REGISTRY[i].id;
+            i += 1;
+        }
+        ids
+    };
 
     pub fn as_str(self) -> &'static str {
         self.spec().name
     }
 
+    /// The runtime's position in [`REGISTRY`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// The runtime's facts.
     pub fn spec(self) -> &'static Runtime {
-        REGISTRY
-            .iter()
-            .find(|r| r.id == self)
-            .copied()
-            .expect("every RuntimeId is in the registry")
+        REGISTRY[self.index()]
     }
 
     /// Parses a runtime name the way the device does: trimmed, case-insensitive, with the
@@ -275,6 +313,9 @@ pub struct McpContainer {
     /// Keys from the document root to the map of servers (`["mcp", "servers"]`).
     pub path: &'static [&'static str],
     pub style: McpStyle,
+    /// Whether the file can hold a disabled server (Claude Code's `.mcp.json` cannot: a disabled
+    /// server is not carried there).
+    pub holds_disabled: bool,
 }
 
 /// How a runtime's memory and user files separate entries.
@@ -322,6 +363,8 @@ pub struct Skills {
     /// Skills the runtime ships itself, never pruned.
     pub builtins: &'static [&'static str],
     pub prune: PruneRule,
+    /// Whether the catalog's hooks are installed for it too, into `<workspace>/hooks` (openclaw).
+    pub hooks: bool,
 }
 
 /// What "installed and usable" means for a runtime: the checks its verify hook makes.
@@ -416,6 +459,41 @@ pub struct ResetSpec {
     pub owner: &'static [Loc],
 }
 
+/// Whose names persona text arriving in a runtime has rewritten to its brand (upstream
+/// `rebrandTo<RT>`).
+#[derive(Clone, Copy, Debug)]
+pub enum RebrandFrom {
+    /// Every other runtime's.
+    Others,
+    /// Only these runtimes'.
+    Only(&'static [RuntimeId]),
+}
+
+impl RebrandFrom {
+    pub fn includes(self, id: RuntimeId) -> bool {
+        match self {
+            RebrandFrom::Others => true,
+            RebrandFrom::Only(ids) => ids.contains(&id),
+        }
+    }
+}
+
+/// A runtime's own LLM key and base URL, read through the draft (see `Runtime::llm_source`).
+pub(crate) type LlmSource = fn(&NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)>;
+
+/// Plans the removal of a channel from a runtime's own files (see `Runtime::remove_channel`).
+pub(crate) type RemoveChannel = fn(&mut Draft<'_>, &Device, Channel) -> Result<bool>;
+
+/// The channels a runtime runs as plugins of its own, and how they are set up.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ChannelPlugins {
+    pub channels: &'static [Channel],
+    /// Plans the install of a channel's plugin when it is missing.
+    pub install: fn(&mut Draft<'_>, &Device, Channel) -> Result<()>,
+    /// Plans the runtime's own switch that enables an installed plugin.
+    pub enable: fn(&mut Draft<'_>, &Device, Channel) -> Result<()>,
+}
+
 /// A runtime's facts.
 #[derive(Debug)]
 pub struct Runtime {
@@ -426,6 +504,30 @@ pub struct Runtime {
     pub aliases: &'static [&'static str],
     /// The product name, used when persona text is rebranded (`OpenClaw`, `Claude Code`).
     pub brand: &'static str,
+    /// The patterns that find this runtime's names in persona text (docs/device-contract.md §5.4):
+    /// its brand, and former names it is still known by.
+    pub brands: &'static [Brand],
+    /// Whose names are rewritten to this runtime's brand in persona text that arrives here.
+    pub rebrand_from: RebrandFrom,
+    /// Its persona reader and writer; `None`: its persona cannot be migrated (upstream
+    /// `CanMigrate`).
+    pub persona_adapter: Option<Adapter>,
+    /// Its presync: heals its native files before it starts (`src/runtime/<rt>/presync.rs`, on
+    /// the shared core in `src/presync/`).
+    pub(crate) presync: fn(&mut Cx<'_, '_>) -> Result<()>,
+    /// Reads its own LLM key and base URL, for the carry-over when the device leaves it
+    /// (docs/device-contract.md §8.4).
+    pub(crate) llm_source: LlmSource,
+    /// What it refuses in an MCP server whatever the style (an error naming the server), checked
+    /// before anything is planned; `None`: nothing beyond the style.
+    pub(crate) mcp_refuses: Option<fn(&str, &McpEntry) -> Result<()>>,
+    /// Who runs its channels (docs/device-contract.md §8.1 "Per-runtime apply").
+    pub channel_owner: Owner,
+    /// Channels it runs as plugins of its own, installed on demand; `None`: no plugins.
+    pub(crate) channel_plugins: Option<ChannelPlugins>,
+    /// Takes a removed channel's credentials out of its own files (`channel remove`); returns
+    /// whether it changed a file. `None`: it keeps no channel credentials of its own.
+    pub(crate) remove_channel: Option<RemoveChannel>,
     /// The systemd unit (without `.service`).
     pub unit: &'static str,
     pub home: Loc,
@@ -461,6 +563,9 @@ impl Runtime {
         self.native.iter().find(|f| f.role == role)
     }
 }
+
+/// The runtime a device runs when nothing names one (docs/device-contract.md §3.2).
+pub const BUILT_IN_DEFAULT: RuntimeId = RuntimeId::Openclaw;
 
 /// The per-runtime install folder (`/usr/local/lib/os-runtimes/<rt>`).
 pub fn runtime_lib_dir(id: RuntimeId) -> String {
@@ -524,6 +629,48 @@ mod tests {
         for (i, id) in RuntimeId::ALL.iter().enumerate() {
             assert_eq!(REGISTRY[i].id, *id);
             assert_eq!(id.spec().name, format!("{id:?}").to_lowercase());
+        }
+    }
+
+    #[test]
+    fn rebrand_tables_are_upstreams() {
+        let open_claw = [Brand::OpenClaw, Brand::ClawdBot, Brand::MoltBot];
+        let (hermes, pico_claw, codex) = (Brand::Hermes, Brand::PicoClaw, Brand::Codex);
+        let (claude_code, open_code) = (Brand::ClaudeCode, Brand::OpenCode);
+        let claw_family_and_hermes: Vec<Brand> = open_claw
+            .iter()
+            .copied()
+            .chain([hermes, pico_claw])
+            .collect();
+        let want: [(RuntimeId, Vec<Brand>); 6] = [
+            (
+                RuntimeId::Openclaw,
+                vec![hermes, pico_claw, codex, claude_code, open_code],
+            ),
+            (
+                RuntimeId::Hermes,
+                open_claw
+                    .iter()
+                    .copied()
+                    .chain([pico_claw, codex, claude_code, open_code])
+                    .collect(),
+            ),
+            (
+                RuntimeId::Picoclaw,
+                open_claw
+                    .iter()
+                    .copied()
+                    .chain([hermes, codex, claude_code, open_code])
+                    .collect(),
+            ),
+            (RuntimeId::Codex, claw_family_and_hermes.clone()),
+            (RuntimeId::Claudecode, claw_family_and_hermes.clone()),
+            (RuntimeId::Opencode, claw_family_and_hermes),
+        ];
+        for (id, want) in want {
+            let got = crate::persona::rebrand::patterns_to(id.spec());
+            assert_eq!(got.len(), want.len(), "{id}");
+            assert!(want.iter().all(|b| got.contains(b)), "{id}: {got:?}");
         }
     }
 

@@ -78,7 +78,7 @@ pub fn rows(fs: &RootFs, device: &Device, rt_id: RuntimeId) -> Result<Vec<Row>> 
             recorded_hash,
         });
     }
-    if rt_id == RuntimeId::Openclaw {
+    if rt.skills.hooks {
         let hooks_dir = device.layout.path(rt.workspace).join("hooks");
         for (name, supported) in cat.hooks(caps) {
             let host = fs.host(&hooks_dir.join(name))?;

@@ -231,7 +231,7 @@ pub fn fetch(
     let cdn = metadata::cdn_base(&url);
     let rstate = state.runtime(opts.runtime);
     let (_, pending) = select(fs, &skills_dir, &meta.skills, &caps, &rstate)?;
-    let hooks = if rt.id == RuntimeId::Openclaw {
+    let hooks = if rt.skills.hooks {
         hooks::fetch(http, &cdn, &caps, meta.hooks.as_ref())
     } else {
         Vec::new()

@@ -3,9 +3,15 @@
 //! openclaw persona layout, except that MEMORY.md lives in `memory/` beside the daily files.
 //! Its own skills are never pruned; everything else unsupported is.
 
+mod channel;
+mod llm;
+mod persona;
+pub(super) mod presync;
+
 use super::{
-    Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona,
-    PruneRule, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
+    Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Owner,
+    Persona, PruneRule, RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId,
+    Skills, Verify,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -13,6 +19,16 @@ pub const SPEC: Runtime = Runtime {
     name: "picoclaw",
     aliases: &[],
     brand: "PicoClaw",
+    brands: &[Brand::PicoClaw],
+    rebrand_from: RebrandFrom::Others,
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
+    llm_source: llm::source,
+    // It runs only telegram, through the device's loop (its AddChannel is a no-op).
+    mcp_refuses: None,
+    channel_owner: Owner::Device,
+    channel_plugins: None,
+    remove_channel: Some(channel::remove_channel),
     unit: "picoclaw",
     home: Loc::home(".picoclaw"),
     workspace: Loc::home(".picoclaw/workspace"),
@@ -45,6 +61,7 @@ pub const SPEC: Runtime = Runtime {
             "weather",
         ],
         prune: PruneRule::AllButBuiltins,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -65,6 +82,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Json,
         path: &["tools", "mcp", "servers"],
         style: McpStyle::KeepTypeEnabled,
+        holds_disabled: true,
     },
     channels: &[Channel::Telegram],
     verify: Verify {
@@ -74,10 +92,10 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::home(".picoclaw/install.log")),
     migrate_marker: Some(Loc::home(".picoclaw/.openclaw-migrated")),
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/picoclaw/install.sh")),
-        verify: Some(include_str!("../../embedded/picoclaw/verify")),
-        ready: Some(include_str!("../../embedded/picoclaw/ready")),
-        unit_file: Some(include_str!("../../embedded/picoclaw/picoclaw.service")),
+        installer: Some(include_str!("../../../embedded/picoclaw/install.sh")),
+        verify: Some(include_str!("../../../embedded/picoclaw/verify")),
+        ready: Some(include_str!("../../../embedded/picoclaw/ready")),
+        unit_file: Some(include_str!("../../../embedded/picoclaw/picoclaw.service")),
         installer_env: &["PICO_REPO", "PICO_VERSION"],
     },
     // docs/device-contract.md §9 item 1: upstream's code (not the guide's "no-op") wipes the whole
@@ -101,3 +119,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[],
     },
 };
+
+/// The patterns that name picoclaw in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const PicoClaw: Brand = Brand::words("pico", "claw");
+}

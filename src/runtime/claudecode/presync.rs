@@ -10,12 +10,12 @@
 //! user level, so it is written to `~/.claude/settings.json` (and, as upstream did, to the
 //! workspace settings).
 
-use super::blocks::{self, CLAUDE_MD, CLAUDE_NOTES_SEED};
-use super::core::{Cx, SECRET_MODE, fill};
-use super::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, without_v1};
 use crate::device::config::LlmMode;
 use crate::error::Result;
 use crate::format::mdblock::{self, OS_MARKER};
+use crate::presync::blocks::{self, CLAUDE_MD, CLAUDE_NOTES_SEED};
+use crate::presync::core::{Cx, SECRET_MODE, fill};
+use crate::presync::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, without_v1};
 use crate::runtime::Format;
 use crate::system::path::DevPath;
 
@@ -28,7 +28,7 @@ const API_VARS: &[&str] = &[
     "ANTHROPIC_AUTH_TOKEN",
 ];
 
-const SESSIONS_PICKER: &str = include_str!("../../embedded/presync/claude-sessions.sh");
+const SESSIONS_PICKER: &str = include_str!("../../../embedded/presync/claude-sessions.sh");
 /// Upstream's managed wrappers say so in their second line.
 const MANAGED_MARK: &str = "Managed by os-server runtime presync";
 
@@ -158,7 +158,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     if cx.exists(&channels)? {
         cx.remove(&channels, "channels are device-owned")?;
     }
-    super::profile_snippet(cx)?;
+    crate::presync::profile_snippet(cx)?;
     picker(cx)?;
 
     cx.seed(

@@ -7,10 +7,10 @@
 //! sets the keys it owns in place (everything else survives, comments included) and leaves the
 //! provider, model and key alone in `runtime` mode.
 
-use super::blocks;
-use super::core::Cx;
-use super::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
 use crate::error::Result;
+use crate::presync::blocks;
+use crate::presync::core::Cx;
+use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
 use crate::runtime::Format;
 
 const WS_TOKEN: &str = "autonomous_opencode_token";
@@ -29,7 +29,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         cx.mkdir(&ws, "opencode workspace")?;
         cx.mkdir(&home.join("attachments"), "opencode attachments")?;
         cx.mkdir(&xdg, "opencode config folder")?;
-        super::migrate_once(cx, &skills)?;
+        crate::presync::migrate_once(cx, &skills)?;
     }
 
     let mut json = cx.doc(&xdg.join("opencode.json"), Format::Jsonc)?;
@@ -77,7 +77,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     if !cx.full() {
         return Ok(());
     }
-    super::profile_snippet(cx)?;
+    crate::presync::profile_snippet(cx)?;
     // opencode loads ~/.config/opencode/AGENTS.md in every session, whatever the folder.
     let bridge = blocks::Bridge {
         cli: "opencode",

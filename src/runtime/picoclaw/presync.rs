@@ -10,11 +10,11 @@
 
 use serde_json::{Value, json};
 
-use super::blocks::{self, PICOCLAW_AGENTS};
-use super::core::{Cx, DocEdit, SECRET_MODE, fill};
-use super::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, VISION_MODEL, is_campaign, with_v1};
 use crate::device::config::LlmMode;
 use crate::error::Result;
+use crate::presync::blocks::{self, PICOCLAW_AGENTS};
+use crate::presync::core::{Cx, DocEdit, SECRET_MODE, fill};
+use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, VISION_MODEL, is_campaign, with_v1};
 use crate::runtime::Format;
 use crate::system::path::DevPath;
 
@@ -22,7 +22,7 @@ use crate::system::path::DevPath;
 const PICO_TOKEN: &str = "darren_pico_token";
 const PICO_BIN: &str = "/usr/local/bin/picoclaw";
 const PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-const MIGRATE: &str = include_str!("../../embedded/presync/picoclaw-migrate.sh");
+const MIGRATE: &str = include_str!("../../../embedded/presync/picoclaw-migrate.sh");
 const CHANNELS: [&str; 4] = ["telegram", "discord", "slack", "whatsapp"];
 /// The observer hook program the OS image ships (relative to picoclaw's home).
 const OBSERVER: &str = "hooks/os-server-observer/observer.py";

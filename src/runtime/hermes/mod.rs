@@ -3,9 +3,15 @@
 //! The one runtime without the openclaw persona layout: SOUL.md at its home carries the identity
 //! as an inline card, and knowledge and daily notes fold into `memories/MEMORY.md`.
 
+mod channel;
+mod llm;
+mod persona;
+mod presync;
+
 use super::{
-    Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Persona,
-    PruneRule, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
+    Brand, Channel, Embedded, EntryFormat, Format, Loc, McpContainer, McpStyle, NativeFile, Owner,
+    Persona, PruneRule, RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId,
+    Skills, Verify,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -13,6 +19,15 @@ pub const SPEC: Runtime = Runtime {
     name: "hermes",
     aliases: &[],
     brand: "Hermes",
+    brands: &[Brand::Hermes],
+    rebrand_from: RebrandFrom::Others,
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
+    llm_source: llm::source,
+    mcp_refuses: None,
+    channel_owner: Owner::Runtime,
+    channel_plugins: None,
+    remove_channel: Some(channel::remove_channel),
     unit: "hermes-gateway",
     home: Loc::home(".hermes"),
     workspace: Loc::home(".hermes"),
@@ -31,6 +46,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: Some("skills/openclaw-imports"),
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -51,6 +67,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Yaml,
         path: &["mcp_servers"],
         style: McpStyle::DropTypeEnabled,
+        holds_disabled: true,
     },
     channels: &[
         Channel::Telegram,
@@ -65,9 +82,9 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::home(".hermes/install.log")),
     migrate_marker: None,
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/hermes/install.sh")),
-        verify: Some(include_str!("../../embedded/hermes/verify")),
-        ready: Some(include_str!("../../embedded/hermes/ready")),
+        installer: Some(include_str!("../../../embedded/hermes/install.sh")),
+        verify: Some(include_str!("../../../embedded/hermes/verify")),
+        ready: Some(include_str!("../../../embedded/hermes/ready")),
         unit_file: None,
         installer_env: &["HERMES_INSTALLER_URL", "STEP_TIMEOUT"],
     },
@@ -122,3 +139,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::home(".hermes/bluebubbles_caller_context.txt")],
     },
 };
+
+/// The patterns that name hermes in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const Hermes: Brand = Brand::word("hermes");
+}

@@ -4,9 +4,13 @@
 //! `/root/.claude.json` (docs/device-contract.md §10 item 11: MCP approval only takes effect at
 //! user level).
 
+mod llm;
+mod persona;
+mod presync;
+
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
-    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, Owner, PruneRule,
+    RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -14,6 +18,16 @@ pub const SPEC: Runtime = Runtime {
     name: "claudecode",
     aliases: &[],
     brand: "Claude Code",
+    brands: &[Brand::ClaudeCode],
+    rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
+    llm_source: llm::source,
+    // It runs every channel through os-server's loops.
+    mcp_refuses: None,
+    channel_owner: Owner::Device,
+    channel_plugins: None,
+    remove_channel: None,
     unit: "claudecode",
     home: Loc::home(".claudecode"),
     workspace: Loc::home(".claudecode/workspace"),
@@ -23,6 +37,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: None,
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -61,6 +76,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Json,
         path: &["mcpServers"],
         style: McpStyle::Canonical,
+        holds_disabled: false,
     },
     channels: &[Channel::Telegram, Channel::Slack, Channel::Discord],
     verify: Verify {
@@ -70,10 +86,12 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::home(".claudecode/install.log")),
     migrate_marker: None,
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/claudecode/install.sh")),
-        verify: Some(include_str!("../../embedded/claudecode/verify")),
-        ready: Some(include_str!("../../embedded/claudecode/ready")),
-        unit_file: Some(include_str!("../../embedded/claudecode/claudecode.service")),
+        installer: Some(include_str!("../../../embedded/claudecode/install.sh")),
+        verify: Some(include_str!("../../../embedded/claudecode/verify")),
+        ready: Some(include_str!("../../../embedded/claudecode/ready")),
+        unit_file: Some(include_str!(
+            "../../../embedded/claudecode/claudecode.service"
+        )),
         installer_env: &["CLAUDE_INSTALLER_URL", "STEP_TIMEOUT"],
     },
     reset: ResetSpec {
@@ -100,3 +118,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::home(".claude/.credentials.json")],
     },
 };
+
+/// The patterns that name claudecode in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const ClaudeCode: Brand = Brand::words("claude", "code");
+}

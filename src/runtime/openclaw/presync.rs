@@ -21,11 +21,11 @@
 
 use serde_json::{Value, json};
 
-use super::blocks::{self, OPENCLAW_AGENTS, OPENCLAW_HEARTBEAT_ENDING};
-use super::core::{Cx, DocEdit, SECRET_MODE, fill};
-use super::llm::{DEFAULT_BASE_URL, is_autonomous_host};
 use crate::device::config::LlmMode;
 use crate::error::Result;
+use crate::presync::blocks::{self, OPENCLAW_AGENTS, OPENCLAW_HEARTBEAT_ENDING};
+use crate::presync::core::{Cx, DocEdit, SECRET_MODE, fill};
+use crate::presync::llm::{DEFAULT_BASE_URL, is_autonomous_host};
 use crate::runtime::Format;
 
 const PROVIDER: &str = "autonomous";

@@ -2,9 +2,14 @@
 //!
 //! Everything lives under `$CODEX_HOME` (default `/root/.codex`).
 
+mod llm;
+mod mcp;
+mod persona;
+mod presync;
+
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
-    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, Owner, PruneRule,
+    RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -12,6 +17,16 @@ pub const SPEC: Runtime = Runtime {
     name: "codex",
     aliases: &["codex-app-server"],
     brand: "Codex",
+    brands: &[Brand::Codex],
+    rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
+    llm_source: llm::source,
+    // It runs every channel through os-server's loops.
+    mcp_refuses: Some(mcp::refuses),
+    channel_owner: Owner::Device,
+    channel_plugins: None,
+    remove_channel: None,
     unit: "codex",
     home: Loc::codex(""),
     workspace: Loc::codex("workspace"),
@@ -21,6 +36,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: None,
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -41,6 +57,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Toml,
         path: &["mcp_servers"],
         style: McpStyle::CodexToml,
+        holds_disabled: true,
     },
     channels: &[Channel::Telegram, Channel::Slack, Channel::Discord],
     verify: Verify {
@@ -50,10 +67,10 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::codex("install.log")),
     migrate_marker: Some(Loc::codex(".openclaw-migrated")),
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/codex/install.sh")),
-        verify: Some(include_str!("../../embedded/codex/verify")),
-        ready: Some(include_str!("../../embedded/codex/ready")),
-        unit_file: Some(include_str!("../../embedded/codex/codex.service")),
+        installer: Some(include_str!("../../../embedded/codex/install.sh")),
+        verify: Some(include_str!("../../../embedded/codex/verify")),
+        ready: Some(include_str!("../../../embedded/codex/ready")),
+        unit_file: Some(include_str!("../../../embedded/codex/codex.service")),
         installer_env: &["CODEX_VERSION"],
     },
     reset: ResetSpec {
@@ -70,3 +87,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::codex("auth.json")],
     },
 };
+
+/// The patterns that name codex in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const Codex: Brand = Brand::word("codex");
+}

@@ -7,11 +7,11 @@
 
 use serde_json::{Value, json};
 
-use super::blocks::{self, HERMES_AGENTS};
-use super::core::{Cx, SECRET_MODE};
-use super::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, VISION_MODEL, is_campaign};
 use crate::device::config::LlmMode;
 use crate::error::Result;
+use crate::presync::blocks::{self, HERMES_AGENTS};
+use crate::presync::core::{Cx, SECRET_MODE};
+use crate::presync::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, VISION_MODEL, is_campaign};
 use crate::runtime::Format;
 use crate::system::path::DevPath;
 
@@ -97,7 +97,7 @@ fn observer_hook(cx: &mut Cx<'_, '_>, home: &DevPath) -> Result<()> {
     let Some(text) = cx.text(&handler)? else {
         return Ok(());
     };
-    let url = super::picoclaw::turn_url(cx);
+    let url = crate::runtime::picoclaw::presync::turn_url(cx);
     let new = point_at(&text, &url);
     if new != text {
         cx.write(

@@ -3,9 +3,16 @@
 //! Its unit is baked into the image; upstream ships no installer, presync or verify hook for it,
 //! so "installed" means the unit exists. Its config dir follows `config.openclaw_config_dir`.
 
+mod channel;
+mod llm;
+mod mcp;
+mod persona;
+mod presync;
+
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetCommand,
-    ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, Owner, PruneRule,
+    RebrandFrom, ResetCommand, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify,
+    openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -13,6 +20,15 @@ pub const SPEC: Runtime = Runtime {
     name: "openclaw",
     aliases: &["pi"],
     brand: "OpenClaw",
+    brands: &[Brand::OpenClaw, Brand::ClawdBot, Brand::MoltBot],
+    rebrand_from: RebrandFrom::Others,
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
+    llm_source: llm::source,
+    mcp_refuses: Some(mcp::refuses),
+    channel_owner: Owner::Runtime,
+    channel_plugins: Some(channel::PLUGINS),
+    remove_channel: Some(channel::remove_channel),
     unit: "openclaw",
     home: Loc::openclaw(""),
     workspace: Loc::openclaw("workspace"),
@@ -22,6 +38,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: Some("skills"),
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: true,
     },
     native: &[NativeFile {
         role: "config",
@@ -34,6 +51,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Json5,
         path: &["mcp", "servers"],
         style: McpStyle::Canonical,
+        holds_disabled: true,
     },
     channels: &[
         Channel::Telegram,
@@ -52,7 +70,7 @@ pub const SPEC: Runtime = Runtime {
         // it is missing, only an installer the operator names (`--installer`, `--from-cdn`) runs.
         installer: None,
         verify: None,
-        ready: Some(include_str!("../../embedded/openclaw/ready")),
+        ready: Some(include_str!("../../../embedded/openclaw/ready")),
         unit_file: None,
         installer_env: &[],
     },
@@ -111,3 +129,12 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::openclaw("workspace/configs")],
     },
 };
+
+/// The patterns that name openclaw in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const OpenClaw: Brand = Brand::words("open", "claw");
+    pub const ClawdBot: Brand = Brand::word("clawdbot");
+    pub const MoltBot: Brand = Brand::word("moltbot");
+}

@@ -6,11 +6,11 @@
 //! Unlike upstream, which regenerates the head of config.toml, osctl sets the keys it owns in
 //! place: `[mcp_servers.*]` tables, comments and every other key stay where they are.
 
-use super::blocks;
-use super::core::Cx;
-use super::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, with_v1};
 use crate::device::config::LlmMode;
 use crate::error::Result;
+use crate::presync::blocks;
+use crate::presync::core::Cx;
+use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, with_v1};
 use crate::runtime::Format;
 
 /// Must match the bridge's token (docs/device-contract.md §2.7).
@@ -24,7 +24,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     if cx.full() {
         cx.mkdir(&ws, "codex workspace")?;
         cx.mkdir(&home.join("attachments"), "codex attachments")?;
-        super::migrate_once(cx, &skills)?;
+        crate::presync::migrate_once(cx, &skills)?;
     }
     // ChatGPT subscription: codex's built-in provider, no OPENAI_API_KEY (it would conflict).
     let subscription = match cx.mode {
@@ -84,7 +84,7 @@ pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     if !cx.full() {
         return Ok(());
     }
-    super::profile_snippet(cx)?;
+    crate::presync::profile_snippet(cx)?;
     // codex loads $CODEX_HOME/AGENTS.md in every session, whatever the folder.
     let bridge = blocks::Bridge {
         cli: "codex",

@@ -6,23 +6,14 @@
 //! files fold into MEMORY.md (a fold: one-way, there is no slot to split them back into). Its
 //! legacy skill-priority block in SOUL.md is not persona and is dropped on read.
 
-use super::bundle::{PersonaBundle, Sources};
-use super::identity;
-use super::migrator::Migrator;
-use super::rebrand::Brand::*;
-use super::{Adapter, Source};
 use crate::error::Result;
 use crate::format::mdblock::{self, HERMES_SKILL_MARKER};
-use crate::runtime::RuntimeId;
+use crate::persona::bundle::{PersonaBundle, Sources};
+use crate::persona::identity;
+use crate::persona::migrator::Migrator;
+use crate::persona::{Adapter, Source};
 
-pub const ADAPTER: Adapter = Adapter {
-    id: RuntimeId::Hermes,
-    rebrand_from: &[
-        OpenClaw, ClawdBot, MoltBot, PicoClaw, Codex, ClaudeCode, OpenCode,
-    ],
-    read,
-    write,
-};
+pub const ADAPTER: Adapter = Adapter { read, write };
 
 pub fn read(src: &Source<'_, '_>) -> Result<PersonaBundle> {
     let p = &src.rt.persona;

@@ -3,9 +3,13 @@
 //! Bridge state in `/root/.opencode`; the CLI's own state is XDG (`/root/.config/opencode`,
 //! `/root/.local/share/opencode`).
 
+mod llm;
+mod persona;
+mod presync;
+
 use super::{
-    Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, PruneRule, ResetSpec,
-    ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
+    Brand, Channel, Embedded, Format, Loc, McpContainer, McpStyle, NativeFile, Owner, PruneRule,
+    RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
 pub const SPEC: Runtime = Runtime {
@@ -13,6 +17,16 @@ pub const SPEC: Runtime = Runtime {
     name: "opencode",
     aliases: &[],
     brand: "OpenCode",
+    brands: &[Brand::OpenCode],
+    rebrand_from: RebrandFrom::Only(&[RuntimeId::Openclaw, RuntimeId::Hermes, RuntimeId::Picoclaw]),
+    persona_adapter: Some(persona::ADAPTER),
+    presync: presync::plan,
+    llm_source: llm::source,
+    // It runs every channel through os-server's loops.
+    mcp_refuses: None,
+    channel_owner: Owner::Device,
+    channel_plugins: None,
+    remove_channel: None,
     unit: "opencode",
     home: Loc::home(".opencode"),
     workspace: Loc::home(".opencode/workspace"),
@@ -22,6 +36,7 @@ pub const SPEC: Runtime = Runtime {
         prompt_prefix: None,
         builtins: &[],
         prune: PruneRule::CatalogOnly,
+        hooks: false,
     },
     native: &[
         NativeFile {
@@ -42,6 +57,7 @@ pub const SPEC: Runtime = Runtime {
         format: Format::Jsonc,
         path: &["mcp"],
         style: McpStyle::OpencodeLocalRemote,
+        holds_disabled: true,
     },
     channels: &[Channel::Telegram, Channel::Slack, Channel::Discord],
     verify: Verify {
@@ -51,10 +67,10 @@ pub const SPEC: Runtime = Runtime {
     install_log: Some(Loc::home(".opencode/install.log")),
     migrate_marker: Some(Loc::home(".opencode/.openclaw-migrated")),
     embedded: Embedded {
-        installer: Some(include_str!("../../embedded/opencode/install.sh")),
-        verify: Some(include_str!("../../embedded/opencode/verify")),
-        ready: Some(include_str!("../../embedded/opencode/ready")),
-        unit_file: Some(include_str!("../../embedded/opencode/opencode.service")),
+        installer: Some(include_str!("../../../embedded/opencode/install.sh")),
+        verify: Some(include_str!("../../../embedded/opencode/verify")),
+        ready: Some(include_str!("../../../embedded/opencode/ready")),
+        unit_file: Some(include_str!("../../../embedded/opencode/opencode.service")),
         installer_env: &["OPENCODE_VERSION", "OPENCODE_INSTALLER_URL", "STEP_TIMEOUT"],
     },
     reset: ResetSpec {
@@ -73,3 +89,10 @@ pub const SPEC: Runtime = Runtime {
         owner: &[Loc::home(".local/share/opencode/auth.json")],
     },
 };
+
+/// The patterns that name opencode in persona text, named as the brand is written (the way
+/// upstream names its `rebrandTo` patterns).
+#[allow(non_upper_case_globals)]
+impl Brand {
+    pub const OpenCode: Brand = Brand::words("open", "code");
+}
