@@ -1,5 +1,7 @@
 //! The osctl binary: everything happens in the library; this maps it to an exit code.
 
+// The process's edge: the arguments, the exit code and the environment come in here, once.
+#[allow(clippy::disallowed_methods)]
 fn main() {
     // A panic is a bug: say so, and exit with the documented code 101 (the release profile
     // aborts on panic, which would otherwise end the process with SIGABRT).

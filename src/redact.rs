@@ -706,6 +706,7 @@ pub fn mask_command_line(args: &[String]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -391,6 +391,7 @@ fn restart(draft: &mut Draft<'_>, rt: RuntimeId) -> Result<()> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

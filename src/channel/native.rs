@@ -29,6 +29,7 @@ pub fn plan_remove(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Resul
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::device::paths::DeviceEnv;

@@ -58,14 +58,18 @@ fn zsh_autoloadable(script: &[u8]) -> Vec<u8> {
 /// Answers a shell's completion request when `OSCTL_COMPLETE` names a shell: prints the
 /// candidates (or, with no words after `--`, the registration script) and returns true. Reads
 /// the device only, takes no lock and writes nothing; a device it cannot read gives no candidates.
-pub fn complete(args: &[std::ffi::OsString], root_env: Option<String>) -> bool {
+pub fn complete(args: &[std::ffi::OsString], env: &dyn Fn(&str) -> Option<String>) -> bool {
     let words = args
         .iter()
         .position(|a| a == "--")
         .map(|i| args[i + 1..].to_vec())
         .unwrap_or_default();
-    let _ = COMPLETING.set(Completing { words, root_env });
-    let current_dir = std::env::current_dir().ok();
+    let _ = COMPLETING.set(Completing {
+        words,
+        root_env: env("OSCTL_ROOT"),
+        device_env: crate::device::paths::DeviceEnv::new(true, env),
+    });
+    let current_dir = crate::system::fs::current_dir();
     let env = clap_complete::CompleteEnv::with_factory(crate::cli::command)
         .var(COMPLETE_VAR)
         .bin("osctl")
@@ -80,6 +84,8 @@ pub fn complete(args: &[std::ffi::OsString], root_env: Option<String>) -> bool {
 struct Completing {
     words: Vec<std::ffi::OsString>,
     root_env: Option<String>,
+    /// The device's path overrides, as a run on the live device reads them.
+    device_env: crate::device::paths::DeviceEnv,
 }
 
 static COMPLETING: std::sync::OnceLock<Completing> = std::sync::OnceLock::new();
@@ -112,7 +118,11 @@ impl Completing {
             .or_else(|| self.root_env.clone())
             .unwrap_or_else(|| "/".into());
         let fs = crate::system::fs::RootFs::new(std::path::Path::new(&root)).ok()?;
-        let env = crate::device::paths::DeviceEnv::new(fs.is_live(), |k| std::env::var(k).ok());
+        let env = if fs.is_live() {
+            self.device_env.clone()
+        } else {
+            crate::device::paths::DeviceEnv::default()
+        };
         let device = crate::device::Device::load(&fs, &env).ok()?;
         Some((fs, device))
     }

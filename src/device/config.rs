@@ -324,6 +324,7 @@ fn register_secrets(fields: &Map<String, Value>) {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

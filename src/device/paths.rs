@@ -449,6 +449,7 @@ fn at(path: &DevPath, real: &DevPath) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::runtime::REGISTRY;

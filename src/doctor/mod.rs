@@ -572,6 +572,7 @@ fn unit_finding(u: &Unit, active: &str, osctl: &str) -> Option<Finding> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -121,6 +121,7 @@ pub(crate) fn carry(rendered: &str, text: &str, edited: &str) -> Result<String, 
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

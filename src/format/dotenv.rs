@@ -420,6 +420,7 @@ fn unquote(raw: &str, quote: char) -> Option<(String, usize)> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::format::testutil::assert_diff;

@@ -994,6 +994,7 @@ fn is_identifier(name: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::format::testutil::assert_diff;

@@ -130,6 +130,7 @@ fn drop_leading_blank_lines(text: &str) -> &str {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

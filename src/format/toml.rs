@@ -1008,6 +1008,7 @@ fn toml_value(value: &toml_edit::Value) -> Value {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::format::testutil::assert_diff;

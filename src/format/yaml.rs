@@ -1113,6 +1113,7 @@ fn double_quote(s: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::format::testutil::assert_diff;

@@ -297,6 +297,7 @@ pub fn pairs_to_map(pairs: Vec<(String, String)>) -> Map<String, Value> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

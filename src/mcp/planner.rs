@@ -227,6 +227,7 @@ fn mode(rt: &Runtime, entries: &[&Entry]) -> Option<u32> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::device::paths::DeviceEnv;

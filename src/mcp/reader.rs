@@ -82,6 +82,7 @@ pub fn read(draft: &Draft<'_>, layout: &Layout, rt: &Runtime) -> Result<Servers>
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::device::paths::DeviceEnv;

@@ -199,6 +199,7 @@ fn string_map(value: Option<&Value>, what: &str) -> Result<Map<String, Value>, S
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::runtime::McpStyle::*;

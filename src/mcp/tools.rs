@@ -65,6 +65,7 @@ pub fn plan_forget(draft: &mut Draft<'_>, path: &DevPath, name: &str) -> Result<
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::system::fs::RootFs;

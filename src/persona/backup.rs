@@ -43,6 +43,7 @@ pub fn plan_backup(draft: &mut Draft<'_>, path: &DevPath, reason: &str) -> Resul
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -248,6 +248,7 @@ pub fn wipe_paths(layout: &Layout) -> Vec<DevPath> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::device::paths::DeviceEnv;

@@ -150,6 +150,7 @@ pub fn is_only_default(rest: &str, rt: RuntimeId, device_soul: Option<&str>) -> 
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -321,6 +321,7 @@ fn section_for<'e>(form: &Outline, entry: &'e str) -> Option<(usize, &'e str)> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

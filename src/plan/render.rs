@@ -116,6 +116,7 @@ pub fn paint_diff(diff: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod paint_tests {
     use super::*;
 
@@ -332,6 +333,7 @@ pub fn human_bytes(n: u64) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::plan::ServiceAction;

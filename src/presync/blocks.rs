@@ -441,6 +441,7 @@ pub fn bridge_onboarding(
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

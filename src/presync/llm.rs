@@ -75,6 +75,7 @@ pub fn normalize_base_url(url: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -267,6 +267,7 @@ pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::device::Device;

@@ -613,4 +613,5 @@ pub fn is_backup_of(name: &str, base: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests;

@@ -602,6 +602,7 @@ macro_rules! openclaw_layout {
 pub(crate) use openclaw_layout;
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

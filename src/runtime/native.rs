@@ -44,6 +44,7 @@ pub fn get<'v>(value: &'v Value, keys: &[&str]) -> Option<&'v Value> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

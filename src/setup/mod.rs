@@ -268,6 +268,8 @@ pub fn plan(draft: &mut Draft<'_>) -> Result<Report> {
 }
 
 /// Whether `path` is a link to `/dev/null` (`systemctl mask`).
+// door exception (#18): a masked unit is recognised by its link on the host; RootFs should answer it.
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 fn masked(draft: &Draft<'_>, path: &DevPath) -> Result<bool> {
     let Some(meta) = draft.fs().lstat(path)? else {
         return Ok(false);
@@ -296,4 +298,5 @@ fn enable(draft: &mut Draft<'_>, link: &DevPath, unit_file: &DevPath, name: &str
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests;

@@ -270,6 +270,7 @@ pub(crate) mod testzip {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::testzip::{Item, build};
     use super::*;

@@ -274,6 +274,7 @@ fn register(draft: &mut Draft<'_>, path: &DevPath, on: &[&str], off: &[&str]) ->
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::system::fs::RootFs;

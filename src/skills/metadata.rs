@@ -379,6 +379,7 @@ fn decode_key(key: &str) -> Result<VerifyingKey> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use ed25519_dalek::{Signer, SigningKey};

@@ -105,6 +105,7 @@ fn machine_path(line: &str) -> Option<&'static str> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

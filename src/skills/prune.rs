@@ -46,6 +46,7 @@ pub fn to_prune(present: &[String], facts: &Facts<'_>) -> Vec<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

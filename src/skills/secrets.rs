@@ -691,6 +691,7 @@ fn assignment(
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -98,6 +98,7 @@ pub fn plan(draft: &mut Draft<'_>, rt: &Runtime) -> Result<Vec<DevPath>> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::runtime::REGISTRY;

@@ -288,6 +288,7 @@ impl clap::builder::TypedValueParser for RuntimeNameParser {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -266,7 +266,7 @@ impl<'a> Units<'a> {
             unit,
             companion,
             companion_state: None,
-            started: Instant::now(),
+            started: crate::clock::monotonic(),
         };
         let verdict = settle(&mut probe, window, START_TIMEOUT)?;
         Ok((verdict, probe.companion_state))
@@ -356,6 +356,7 @@ impl Probe for LiveProbe<'_, '_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -424,6 +424,17 @@ fn normal_components(path: &Path) -> VecDeque<OsString> {
         .collect()
 }
 
+/// A file the operator named on the command line (`--env-file`, `--header-file`): a host path,
+/// not a device path, so it is read as given, outside `--root`.
+pub fn read_operator_file(path: &Path) -> io::Result<String> {
+    std::fs::read_to_string(path)
+}
+
+/// The folder osctl was started in (relative paths a shell completes are relative to it).
+pub fn current_dir() -> Option<PathBuf> {
+    std::env::current_dir().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 //! [`fs::RootFs`] for files, [`services::Services`] for systemd, [`process`] for programs and
 //! [`http`] for the network ([`interrupt`] for signals), so `--root` is honoured everywhere and tests can replace each one.
 
+pub mod clock;
 pub mod fs;
 pub mod http;
 pub mod interrupt;

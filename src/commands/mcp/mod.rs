@@ -179,7 +179,7 @@ pub(crate) fn read_input(path: &std::path::Path) -> Result<(String, String)> {
         return Ok((text, "standard input".into()));
     }
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::system::fs::read_operator_file(path).map_err(|e| {
         crate::error::Error::io("read", &shown, &e).hint("nothing was written; check the file")
     })?;
     Ok((text, shown))

@@ -82,6 +82,7 @@ pub fn write(m: &mut Migrator<'_, '_>, b: &PersonaBundle) -> Result<()> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
 

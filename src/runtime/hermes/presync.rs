@@ -313,6 +313,7 @@ fn caller_context(cx: &mut Cx<'_, '_>, home: &DevPath) -> Result<()> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::point_at;
 

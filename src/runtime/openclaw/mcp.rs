@@ -45,6 +45,7 @@ pub fn refuses(name: &str, entry: &Entry) -> Result<()> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
     use crate::mcp::check_for_runtime;

@@ -421,6 +421,8 @@ fn plugin_set_up(cx: &mut Cx<'_, '_>, json: &DocEdit, ch: &str) -> bool {
 
 /// A new gateway token: 24 random bytes, hex. Debug builds with `OSCTL_TEST_NOW` set use a fixed
 /// value, so golden cases are reproducible.
+// door exception (#18): the gateway token reads the test clock variable; to move into system::clock.
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 fn new_token() -> String {
     if cfg!(debug_assertions) && std::env::var_os("OSCTL_TEST_NOW").is_some() {
         return "0123456789abcdef0123456789abcdef0123456789abcdef".to_string();

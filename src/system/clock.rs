@@ -50,3 +50,8 @@ pub fn now_nanos() -> u128 {
         }
     }
 }
+
+/// A monotonic instant, for timeouts and durations (never for what is recorded).
+pub fn monotonic() -> std::time::Instant {
+    std::time::Instant::now()
+}
