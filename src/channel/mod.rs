@@ -398,7 +398,7 @@ mod tests {
     #[test]
     fn every_unsupported_pair_is_refused() {
         let mut refused = 0;
-        for rt in crate::runtime::REGISTRY {
+        for rt in crate::runtime::packaged() {
             for ch in [
                 Channel::Telegram,
                 Channel::Slack,

@@ -117,6 +117,11 @@ mod tests {
                 "root/.config/opencode/opencode.json",
                 "{\n // c\n \"mcp\": {\"a\": {\"type\": \"local\", \"command\": [\"x\", \"1\"], \"enabled\": true}}\n}",
             ),
+            #[cfg(feature = "test-runtime")]
+            (
+                "root/.testclaw/config.json",
+                r#"{"mcpServers": {"a": {"type": "http", "url": "https://u"}}}"#,
+            ),
         ];
         for (p, t) in files {
             let host = dir.path().join(p);

@@ -27,6 +27,8 @@ mod hermes;
 mod openclaw;
 mod opencode;
 mod picoclaw;
+#[cfg(feature = "test-runtime")]
+mod testclaw;
 
 pub mod install;
 pub mod native;
@@ -55,19 +57,37 @@ pub enum RuntimeId {
     Codex,
     Claudecode,
     Opencode,
+    /// A seventh runtime defined only for tests (`--features test-runtime`).
+    #[cfg(feature = "test-runtime")]
+    Testclaw,
 }
 
 /// Every runtime, in the upstream order (`AgentRuntimes`): the one list every other list of
 /// runtimes is derived from ([`RuntimeId::ALL`], the rebrand tables, the clap values). Each
 /// runtime sits at the position of its [`RuntimeId`] variant (checked when this compiles).
-pub const REGISTRY: [&Runtime; 6] = [
+pub const REGISTRY: [&Runtime; RUNTIMES] = [
     &openclaw::SPEC,
     &hermes::SPEC,
     &picoclaw::SPEC,
     &codex::SPEC,
     &claudecode::SPEC,
     &opencode::SPEC,
+    #[cfg(feature = "test-runtime")]
+    &testclaw::SPEC,
 ];
+
+/// How many runtimes [`REGISTRY`] lists: the six the package ships, and the test-only seventh
+/// with `test-runtime`.
+const RUNTIMES: usize = PACKAGED + if cfg!(feature = "test-runtime") { 1 } else { 0 };
+
+/// How many runtimes the Debian package ships (a presync drop-in each, the boot unit's
+/// `Before=`): the first of [`REGISTRY`], the test-only runtime never among them.
+const PACKAGED: usize = 6;
+
+/// The runtimes the Debian package ships (see [`PACKAGED`]).
+pub fn packaged() -> &'static [&'static Runtime] {
+    &REGISTRY[..PACKAGED]
+}
 
 const _: () = {
     let mut i = 0;
@@ -669,7 +689,13 @@ mod tests {
             (RuntimeId::Opencode, claw_family_and_hermes),
         ];
         for (id, want) in want {
-            let got = crate::persona::rebrand::patterns_to(id.spec());
+            // Only the shipped runtimes' brands: the test-only runtime's are derived too.
+            let shipped: Vec<Brand> = packaged().iter().flat_map(|r| r.brands).copied().collect();
+            let got: Vec<Brand> = crate::persona::rebrand::patterns_to(id.spec())
+                .iter()
+                .filter(|b| shipped.contains(b))
+                .copied()
+                .collect();
             assert_eq!(got.len(), want.len(), "{id}");
             assert!(want.iter().all(|b| got.contains(b)), "{id}: {got:?}");
         }
@@ -699,7 +725,7 @@ mod tests {
     #[test]
     fn channel_support_matches_the_spec() {
         use Channel::*;
-        let got: Vec<(&str, Vec<Channel>)> = REGISTRY
+        let got: Vec<(&str, Vec<Channel>)> = packaged()
             .iter()
             .map(|r| (r.name, r.channels.to_vec()))
             .collect();
