@@ -122,8 +122,14 @@ fn status_names_testclaw_as_the_active_runtime() {
     let d = Dev::new("testclaw");
     let out = d.ok(&["--json", "status"]);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert!(out.contains("\"testclaw\""), "{out}");
-    assert_eq!(doc["exit_code"].as_i64().unwrap_or(0), 0, "{out}");
+    assert_eq!(doc["active"]["runtime"], "testclaw", "{out}");
+    let rts = doc["runtimes"].as_array().unwrap();
+    assert_eq!(rts.len(), 7, "{out}");
+    let me = rts.iter().find(|r| r["name"] == "testclaw").unwrap();
+    assert_eq!(me["active"], true, "{out}");
+    assert_eq!(me["unit"], "testclaw.service", "{out}");
+    let others = rts.iter().filter(|r| r["active"] == true).count();
+    assert_eq!(others, 1, "{out}");
     let text = d.ok(&["status"]);
     assert!(text.contains("testclaw"), "{text}");
 }
