@@ -329,7 +329,19 @@ pub fn run(t: &Target<'_>, device: &Device, steps: &[StepName], now: i64) -> Res
 /// landed and some did not, or a rollback did not finish; 4 when the only change was rolled
 /// back; 1 when a step could not be planned and nothing else changed.
 pub fn verdict(asked: &[StepName], ran: &[Ran]) -> Option<Error> {
-    if let Some(sig) = interrupt::pending() {
+    // A signal that came after the last step had finished stopped nothing: the run ends as
+    // it would have (the apply engine warned that it finished the change).
+    let every_step_ran = asked
+        .iter()
+        .all(|s| ran.iter().any(|r| r.report.step == *s));
+    let one_was_stopped = ran.iter().any(|r| {
+        r.error
+            .as_ref()
+            .is_some_and(|e| e.exit == Exit::Interrupted)
+    });
+    if let Some(sig) = interrupt::pending()
+        && (!every_step_ran || one_was_stopped)
+    {
         return Some(interrupted_run(sig, asked, ran));
     }
     let names = |f: &dyn Fn(&Ran) -> bool| {
@@ -408,7 +420,18 @@ fn interrupted_run(sig: i32, asked: &[StepName], ran: &[Ran]) -> Error {
             .collect()
     };
     let landed = names(&|r| r.outcome == Outcome::Applied);
-    let stopped = names(&|r| r.report.failed());
+    let stopped = names(&|r| {
+        r.error
+            .as_ref()
+            .is_some_and(|e| e.exit == Exit::Interrupted)
+    });
+    let failed = names(&|r| {
+        r.report.failed()
+            && !r
+                .error
+                .as_ref()
+                .is_some_and(|e| e.exit == Exit::Interrupted)
+    });
     let not_run: Vec<&str> = asked
         .iter()
         .filter(|s| !ran.iter().any(|r| r.report.step == **s))
@@ -422,6 +445,9 @@ fn interrupted_run(sig: i32, asked: &[StepName], ran: &[Ran]) -> Error {
     if !stopped.is_empty() {
         parts.push(format!("{} was stopped and rolled back", list(&stopped)));
     }
+    if !failed.is_empty() {
+        parts.push(format!("{} failed", list(&failed)));
+    }
     if !not_run.is_empty() {
         parts.push(format!("{} did not run", list(&not_run)));
     }
@@ -429,11 +455,7 @@ fn interrupted_run(sig: i32, asked: &[StepName], ran: &[Ran]) -> Error {
     if !parts.is_empty() {
         e.message = format!("{}: reconcile {}", e.message, parts.join("; "));
     }
-    e.hint(if stopped.is_empty() && not_run.is_empty() {
-        "every step had finished: nothing is left to do".to_string()
-    } else {
-        "the steps that did not finish keep their markers: the next `osctl reconcile` (at boot, or run by hand) runs them".to_string()
-    })
+    e.hint("the steps that did not finish keep their markers: the next `osctl reconcile` (at boot, or run by hand) runs them")
 }
 
 /// Plans `step` on the device as `draft` shows it: config.json is read again through the draft
