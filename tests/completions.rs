@@ -10,6 +10,8 @@
 // A test touches the world directly: the door rules of clippy.toml bind osctl's own code.
 #![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
+mod reliability_support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -28,26 +30,11 @@ fn path_with_osctl() -> String {
     )
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from).min_depth(1) {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.path().strip_prefix(from).unwrap());
-        let ft = entry.file_type();
-        if ft.is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), &dest).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
-    }
-}
-
 /// A device with hermes active and its MCP file holding one server (`docs`).
 fn device() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("device");
-    copy_tree(&repo().join("tests/cli/mcp/_installed"), &root);
+    reliability_support::copy_tree(&repo().join("tests/cli/mcp/_installed"), &root);
     (dir, root)
 }
 
