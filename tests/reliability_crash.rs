@@ -7,10 +7,10 @@
 //!   power cut: no destructor runs, the journal stays), N random within the plan's steps; or
 //! - a real `kill -9` after a random delay within 1.5× the uninterrupted run's time.
 //!
-//! After the kill, every file and link a runtime could see (everything outside osctl's lock,
-//! journal and skill staging) must be wholly old or wholly new: its bytes and mode equal the
-//! original's or the finished run's, and no path exists that neither has (no temp file, no
-//! torn file). One exception is counted apart (`pending_temporaries`): an atomic write killed
+//! After the kill, every file and link a runtime could see (everything outside osctl's lock and
+//! its holder's note, journal and skill staging) must be wholly old or wholly new: its bytes and
+//! mode equal the original's or the finished run's, and no path exists that neither has (no temp
+//! file, no torn file). One exception is counted apart (`pending_temporaries`): an atomic write killed
 //! between naming its synced file `.<name>.osctl-tmp` and renaming it over `<name>` leaves that
 //! name, with the whole new content, next to a still wholly old `<name>`; the next write of the
 //! file or the next run's journal restore removes it, which the rerun's convergence checks. And a switch killed after its
@@ -19,7 +19,11 @@
 //! path), which the suite runs after the rerun in that case.
 //!
 //! Then the same command runs again and must leave exactly the uninterrupted tree,
-//! with no journal left, and nothing outside the device root may have changed.
+//! with no journal left, and nothing outside the device root may have changed. The lock holder's
+//! note counts as bookkeeping: a run killed after its last write but before it removed its note
+//! leaves the note, and a rerun with nothing to do (presync in sync takes no lock) leaves it
+//! too; osctl never believes the note of a dead process, and the suite checks that any note left
+//! is such a stale one.
 //!
 //! `OSCTL_CRASH_KILLS` sets the number of kills over all scenarios (default 300, within a few
 //! minutes on 2 cores); `OSCTL_RELIABILITY_SEED` replays a run (the seed is printed).
@@ -632,6 +636,10 @@ fn every_mutating_command_survives_kills_and_converges() {
             ok = false;
             failures.push(format!("kill {i} ({}, {how}): a journal was left", s.name));
         }
+        if let Err(e) = stale_lock_note(&run.root) {
+            ok = false;
+            failures.push(format!("kill {i} ({}, {how}): {e}", s.name));
+        }
         if snapshot_all(&run.outside) != outside_before {
             ok = false;
             failures.push(format!(
@@ -666,4 +674,32 @@ fn every_mutating_command_survives_kills_and_converges() {
         interrupted >= kills / 2,
         "too few kills landed inside a run ({interrupted} of {kills}): the suite proves little"
     );
+}
+
+/// The check behind "any note left is stale" can fail: a note naming this (live) test process is
+/// refused, the same pid with another start time (a reused pid) is not, and no note is fine.
+#[test]
+fn a_live_holders_note_is_not_taken_for_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(stale_lock_note(dir.path()), Ok(()));
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    let start: u64 = stat[stat.rfind(')').unwrap() + 1..]
+        .split_whitespace()
+        .nth(19)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let note = dir.path().join(LOCK_NOTE);
+    std::fs::create_dir_all(note.parent().unwrap()).unwrap();
+    let pid = std::process::id();
+    let write = |start: u64| {
+        let text = format!(
+            r#"{{"pid":{pid},"start":{start},"operation":"presync","command":"osctl presync"}}"#
+        );
+        std::fs::write(&note, text).unwrap();
+    };
+    write(start);
+    assert!(stale_lock_note(dir.path()).is_err());
+    write(start + 1);
+    assert_eq!(stale_lock_note(dir.path()), Ok(()));
 }

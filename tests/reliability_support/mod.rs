@@ -131,13 +131,49 @@ pub fn snapshot_with(root: &Path, skip: &dyn Fn(&str) -> bool) -> Tree {
     out
 }
 
-/// osctl's own bookkeeping, which no runtime reads: the lock file, the journal, skill staging.
+/// The lock holder's note (`src/apply/lock.rs`): who holds the lock, removed by the holder before
+/// it lets the lock go.
+pub const LOCK_NOTE: &str = "var/lib/osctl/lock.holder";
+
+/// osctl's own bookkeeping, which no runtime reads: the lock file and its holder's note, the
+/// journal, skill staging. A holder killed before it removed its note leaves it, and a run with
+/// nothing to do (an in-sync presync takes no lock, on the boot path) leaves it there: osctl
+/// believes a note only while its process lives with the same start time, so a stale one is
+/// harmless, and [`stale_lock_note`] checks that any note left is one.
 pub fn is_bookkeeping(rel: &str) -> bool {
     rel == "var/lib/osctl/lock"
+        || rel == LOCK_NOTE
+        || rel == "var/lib/osctl/.lock.holder.osctl-tmp"
         || rel == "var/lib/osctl/journal"
         || rel.starts_with("var/lib/osctl/journal/")
         || rel == "var/lib/osctl/skills-staging"
         || rel.starts_with("var/lib/osctl/skills-staging/")
+}
+
+/// `Err` when `root` holds a lock holder's note of a live process (with the start time the note
+/// records): a note a run left behind must be stale, the note of a process that is gone.
+pub fn stale_lock_note(root: &Path) -> Result<(), String> {
+    let Ok(text) = std::fs::read_to_string(root.join(LOCK_NOTE)) else {
+        return Ok(());
+    };
+    let note: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{LOCK_NOTE} is no note: {e}"))?;
+    let pid = note["pid"]
+        .as_u64()
+        .ok_or(format!("{LOCK_NOTE} has no pid"))?;
+    // Field 22 of /proc/<pid>/stat, counted from the end of the parenthesised command name.
+    let start = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let rest = stat[stat.rfind(')')? + 1..].to_string();
+            rest.split_whitespace().nth(19)?.parse::<u64>().ok()
+        });
+    match start {
+        Some(now) if Some(now) == note["start"].as_u64() => Err(format!(
+            "{LOCK_NOTE} names pid {pid}, which is still running: {text}"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The device as a runtime sees it, with osctl's bookkeeping left out (and the folders that only
