@@ -140,8 +140,6 @@ fn usage_error(e: &clap::Error) -> error::Error {
 }
 
 /// Where `--events` writes: `-` is stderr, a number is that open file descriptor.
-// door exception (#18): `--events FD` opens its descriptor at startup; to move into system::process.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 fn events_sink(spec: &str) -> error::Result<Box<dyn std::io::Write + Send>> {
     if spec == "-" {
         return Ok(Box::new(std::io::stderr()));
@@ -155,11 +153,8 @@ fn events_sink(spec: &str) -> error::Result<Box<dyn std::io::Write + Send>> {
         .hint("give a file descriptor the caller opened for writing (`--events 3` with `3>file`), or `-` for stderr")
     };
     let fd: u32 = spec.parse().map_err(|_| bad())?;
-    // The descriptor is reopened through /proc (the same pipe or file), which keeps osctl free
-    // of `unsafe`; a descriptor that is not open fails here, before the command runs.
-    std::fs::OpenOptions::new()
-        .append(true)
-        .open(format!("/proc/self/fd/{fd}"))
+    // A descriptor that is not open fails here, before the command runs.
+    system::process::inherited_writer(fd)
         .map(|f| Box::new(f) as Box<dyn std::io::Write + Send>)
         .map_err(|e| bad().cause(e.to_string()))
 }

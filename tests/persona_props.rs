@@ -43,7 +43,7 @@ fn plan(root: &Path, from: RuntimeId, to: RuntimeId) -> (Plan, Report) {
 fn migrate(root: &Path, from: RuntimeId, to: RuntimeId) -> Plan {
     let (plan, _) = plan(root, from, to);
     let fs = RootFs::new(root).unwrap();
-    let services = Services::new(false, None);
+    let services = Services::new(false, None, None);
     let out = Printer::new(false, true, 0, ColorChoice::Never, true);
     let target = Target {
         fs: &fs,

@@ -787,6 +787,7 @@ mod tests {
         (
             Services::Live {
                 systemctl: script.display().to_string(),
+                journalctl: "journalctl".into(),
             },
             log,
         )
@@ -965,6 +966,7 @@ mod tests {
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
         let services = Services::Live {
             systemctl: script.display().to_string(),
+            journalctl: "journalctl".into(),
         };
         let fs = RootFs::new(&root).unwrap();
         let change = write(

@@ -330,8 +330,6 @@ fn skills_drift(fs: &RootFs, device: &Device, rt: RuntimeId) -> Result<Vec<Drift
 
 /// Unit states on a live device: the active runtime's, every other installed runtime's and
 /// osctl's own, with the last journal lines of a failed one.
-// door exception (#18): OSCTL_JOURNALCTL is read where it is used; it belongs with OSCTL_SYSTEMCTL in the settings.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 fn units(ctx: &Ctx, active: Option<RuntimeId>) -> Result<Probe<Vec<Unit>>> {
     if ctx.services.is_offline() {
         return Ok(Probe::Skipped(
@@ -361,20 +359,13 @@ fn units(ctx: &Ctx, active: Option<RuntimeId>) -> Result<Probe<Vec<Unit>>> {
             }));
         }
     };
-    // OSCTL_JOURNALCTL names another journalctl (a test double), as OSCTL_SYSTEMCTL does.
-    let journalctl = std::env::var("OSCTL_JOURNALCTL").unwrap_or_else(|_| "journalctl".to_string());
     let mut out = Vec::new();
     for (s, (_, role)) in states.into_iter().zip(wanted) {
         let journal = if s.active == "failed" {
-            Some(
-                match ctx
-                    .services
-                    .journal_tail(&journalctl, &s.unit, JOURNAL_LINES)
-                {
-                    Ok(lines) => lines.unwrap_or_default(),
-                    Err(e) => vec![format!("(the journal cannot be read: {e})")],
-                },
-            )
+            Some(match ctx.services.journal_tail(&s.unit, JOURNAL_LINES) {
+                Ok(lines) => lines.unwrap_or_default(),
+                Err(e) => vec![format!("(the journal cannot be read: {e})")],
+            })
         } else {
             None
         };

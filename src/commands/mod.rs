@@ -62,7 +62,11 @@ impl Ctx {
         let fs = RootFs::new(&global.root)?;
         let live = fs.is_live();
         Ok(Ctx {
-            services: Services::new(live, env_lookup("OSCTL_SYSTEMCTL")),
+            services: Services::new(
+                live,
+                env_lookup("OSCTL_SYSTEMCTL"),
+                env_lookup("OSCTL_JOURNALCTL"),
+            ),
             env: DeviceEnv::new(live, env_lookup),
             fs,
             out,

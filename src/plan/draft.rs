@@ -78,8 +78,6 @@ impl<'a> Draft<'a> {
     /// The file `path` names: its device path with every link inside the root resolved (the
     /// last one too when `follow`, as writes follow it and removals do not). A path that cannot
     /// be resolved is its own key (reading it reports why).
-    // door exception (#18): the draft checks a link on the host; RootFs should answer it.
-    #[allow(clippy::disallowed_methods, clippy::disallowed_types)]
     fn key(&self, path: &DevPath, follow: bool) -> DevPath {
         let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
             return path.clone();
@@ -98,10 +96,7 @@ impl<'a> Draft<'a> {
             }
         };
         let candidate = dir.join(name);
-        if follow
-            && std::fs::symlink_metadata(self.fs.root().join(candidate.relative()))
-                .is_ok_and(|m| m.file_type().is_symlink())
-        {
+        if follow && self.fs.is_link_in_resolved(&candidate) {
             return self.fs.resolve_dev(&candidate, true).unwrap_or(candidate);
         }
         candidate

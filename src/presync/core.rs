@@ -285,18 +285,10 @@ impl<'c, 'a> Cx<'c, 'a> {
     /// The device's LAN address (for the BlueBubbles webhook), found once and only on the live
     /// device: the source address the kernel would use towards a public address (a UDP
     /// `connect` sends nothing).
-    // door exception (#18): the LAN address is found with a UDP socket; to move into system.
-    #[allow(clippy::disallowed_methods, clippy::disallowed_types)]
     pub fn lan_ip(&mut self) -> Option<String> {
         if self.lan_ip.is_none() {
             let found = if self.draft.fs().is_live() {
-                std::net::UdpSocket::bind("0.0.0.0:0")
-                    .and_then(|s| s.connect("1.1.1.1:80").map(|_| s))
-                    .and_then(|s| s.local_addr())
-                    .ok()
-                    .map(|a| a.ip())
-                    .filter(|ip| !ip.is_unspecified() && !ip.is_loopback())
-                    .map(|ip| ip.to_string())
+                crate::system::net::lan_address()
             } else {
                 None
             };

@@ -268,17 +268,11 @@ pub fn plan(draft: &mut Draft<'_>) -> Result<Report> {
 }
 
 /// Whether `path` is a link to `/dev/null` (`systemctl mask`).
-// door exception (#18): a masked unit is recognised by its link on the host; RootFs should answer it.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 fn masked(draft: &Draft<'_>, path: &DevPath) -> Result<bool> {
-    let Some(meta) = draft.fs().lstat(path)? else {
-        return Ok(false);
-    };
-    if meta.kind != crate::system::fs::Kind::Symlink {
-        return Ok(false);
-    }
-    let host = draft.fs().host_nofollow(path)?;
-    Ok(std::fs::read_link(host).is_ok_and(|t| t == std::path::Path::new("/dev/null")))
+    Ok(draft
+        .fs()
+        .read_link(path)?
+        .is_some_and(|t| t == std::path::Path::new("/dev/null")))
 }
 
 /// Plans the `[Install]` link `link` -> `unit_file`; `true` when the link is new or replaced. A

@@ -19,7 +19,7 @@ fn root(files: &[(&str, &str)]) -> (tempfile::TempDir, RootFs) {
 
 fn apply_plan(fs: &RootFs, draft: Draft<'_>) {
     let plan = draft.finish();
-    let services = Services::new(false, None);
+    let services = Services::new(false, None, None);
     let out = Printer::new(false, true, 0, ColorChoice::Never, true);
     let t = Target {
         fs,

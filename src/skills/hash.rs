@@ -7,47 +7,23 @@
 //! `os.Open` does) and a NUL byte. The result is the hex sha256. A missing folder has no hash
 //! (upstream's error, treated as `""`): a sync then always counts the skill as changed.
 
-use std::io::Read;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
+use crate::system::fs::{WalkEvent, walk_in_go_order};
+
 /// The FolderHash of a host folder; `None` when it is missing or cannot be read whole.
-// door exception (#18): FolderHash walks a skill folder on the host; to go through RootFs.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 pub fn folder_hash(dir: &Path) -> Option<String> {
-    if !dir.is_dir() {
-        return None;
-    }
     let mut h = Sha256::new();
-    let mut buf = vec![0u8; 256 * 1024];
-    for entry in walkdir::WalkDir::new(dir)
-        .follow_links(false)
-        .sort_by(|a, b| a.file_name().cmp(b.file_name()))
-    {
-        let entry = entry.ok()?;
-        let rel = entry.path().strip_prefix(dir).ok()?;
-        let rel = if rel.as_os_str().is_empty() {
-            ".".into()
-        } else {
-            rel.to_string_lossy()
-        };
-        h.update(rel.as_bytes());
-        h.update([0u8]);
-        if entry.file_type().is_dir() {
-            continue;
+    walk_in_go_order(dir, &mut |event| match event {
+        WalkEvent::Path { rel, .. } => {
+            h.update(rel.as_bytes());
+            h.update([0u8]);
         }
-        let mut f = std::fs::File::open(entry.path()).ok()?;
-        loop {
-            match f.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => h.update(&buf[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => return None,
-            }
-        }
-        h.update([0u8]);
-    }
+        WalkEvent::Bytes(chunk) => h.update(chunk),
+        WalkEvent::EndOfFile => h.update([0u8]),
+    })?;
     Some(hex::encode(h.finalize()))
 }
 

@@ -37,8 +37,6 @@ pub struct Row {
 }
 
 /// Every row for runtime `rt`.
-// door exception (#18): the listing looks at skill folders on the host; to go through RootFs.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 pub fn rows(fs: &RootFs, device: &Device, rt_id: RuntimeId) -> Result<Vec<Row>> {
     let rt = rt_id.spec();
     let caps = &device.robot.capabilities;
@@ -54,10 +52,14 @@ pub fn rows(fs: &RootFs, device: &Device, rt_id: RuntimeId) -> Result<Vec<Row>> 
     }
     let mut rows = Vec::new();
     for name in names {
-        let host = fs.host(&dir.join(&name))?;
-        let present = host.is_dir();
+        let folder = dir.join(&name);
+        let present = fs.is_dir(&folder)?;
         let record = state.skills.get(&name);
-        let hash = if present { folder_hash(&host) } else { None };
+        let hash = if present {
+            folder_hash(&fs.host(&folder)?)
+        } else {
+            None
+        };
         let recorded_hash = record.and_then(|r| r.hash.clone());
         let origin = match record {
             Some(r) if r.installed => "cdn",
@@ -83,9 +85,13 @@ pub fn rows(fs: &RootFs, device: &Device, rt_id: RuntimeId) -> Result<Vec<Row>> 
     if rt.skills.hooks {
         let hooks_dir = device.layout.path(rt.workspace).join("hooks");
         for (name, supported) in cat.hooks(caps) {
-            let host = fs.host(&hooks_dir.join(name))?;
-            let present = host.is_dir();
-            let hash = if present { folder_hash(&host) } else { None };
+            let folder = hooks_dir.join(name);
+            let present = fs.is_dir(&folder)?;
+            let hash = if present {
+                folder_hash(&fs.host(&folder)?)
+            } else {
+                None
+            };
             let recorded_hash = state.hooks.get(name).map(|h| h.hash.clone());
             rows.push(Row {
                 drift: drift(present, &hash, &recorded_hash),

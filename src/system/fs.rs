@@ -340,6 +340,25 @@ impl RootFs {
         meta_of(path, std::fs::symlink_metadata(&host))
     }
 
+    /// The target of the link `path` as it is written (not resolved); `None` when `path` is
+    /// missing or not a link.
+    pub fn read_link(&self, path: &DevPath) -> Result<Option<PathBuf>> {
+        match self.lstat(path)? {
+            Some(m) if m.kind == Kind::Symlink => std::fs::read_link(self.host_nofollow(path)?)
+                .map(Some)
+                .map_err(|e| Error::io("read the link", path, &e)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether `resolved` is a link, for a path whose folders are already resolved (a
+    /// [`RootFs::resolve_dev`] of its parent joined with a name): one `lstat`, without resolving
+    /// the folders again, on the planner's hot path.
+    pub fn is_link_in_resolved(&self, resolved: &DevPath) -> bool {
+        std::fs::symlink_metadata(self.root.join(resolved.relative()))
+            .is_ok_and(|m| m.file_type().is_symlink())
+    }
+
     pub fn exists(&self, path: &DevPath) -> Result<bool> {
         Ok(self.stat(path)?.is_some())
     }
@@ -433,6 +452,55 @@ pub fn read_operator_file(path: &Path) -> io::Result<String> {
 /// The folder osctl was started in (relative paths a shell completes are relative to it).
 pub fn current_dir() -> Option<PathBuf> {
     std::env::current_dir().ok()
+}
+
+/// One step of [`walk_in_go_order`].
+pub enum WalkEvent<'a> {
+    /// A path, relative to the folder walked (`.` for the folder itself, `/` separators).
+    Path { rel: &'a str, is_dir: bool },
+    /// The next bytes of the file (or link target's file) whose path came last.
+    Bytes(&'a [u8]),
+    /// That file's bytes are all given.
+    EndOfFile,
+}
+
+/// Walks the host folder `dir` depth first, in lexical order of the names within each folder (Go's
+/// `filepath.Walk`, which upstream's FolderHash uses: `a/x` comes before `a.txt`), streaming
+/// the bytes of everything that is not a folder (a link is read through, as Go's `os.Open`
+/// does). `None` when `dir` is not a folder or something in it cannot be read whole.
+pub fn walk_in_go_order(dir: &Path, visit: &mut dyn FnMut(WalkEvent<'_>)) -> Option<()> {
+    if !dir.is_dir() {
+        return None;
+    }
+    let mut buf = vec![0u8; 256 * 1024];
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by(|a, b| a.file_name().cmp(b.file_name()))
+    {
+        let entry = entry.ok()?;
+        let rel = entry.path().strip_prefix(dir).ok()?;
+        let rel = if rel.as_os_str().is_empty() {
+            ".".into()
+        } else {
+            rel.to_string_lossy()
+        };
+        let is_dir = entry.file_type().is_dir();
+        visit(WalkEvent::Path { rel: &rel, is_dir });
+        if is_dir {
+            continue;
+        }
+        let mut f = std::fs::File::open(entry.path()).ok()?;
+        loop {
+            match f.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => visit(WalkEvent::Bytes(&buf[..n])),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return None,
+            }
+        }
+        visit(WalkEvent::EndOfFile);
+    }
+    Some(())
 }
 
 #[cfg(test)]

@@ -2,13 +2,16 @@
 //!
 //! Nothing else in osctl touches the host directly: commands and planners go through
 //! [`fs::RootFs`] for files, [`services::Services`] for systemd, [`process`] for programs and
-//! [`http`] for the network ([`interrupt`] for signals), so `--root` is honoured everywhere and tests can replace each one.
+//! [`http`] and [`net`] for the network, [`clock`] and [`random`] for time and chance
+//! ([`interrupt`] for signals), so `--root` is honoured everywhere and tests can replace each one.
 
 pub mod clock;
 pub mod fs;
 pub mod http;
 pub mod interrupt;
 pub mod mounts;
+pub mod net;
 pub mod path;
 pub mod process;
+pub mod random;
 pub mod services;

@@ -184,6 +184,15 @@ pub fn run(spec: &Run<'_>) -> Result<Output> {
     })
 }
 
+/// A file descriptor this process inherited from its caller, opened again for appending (the
+/// same pipe or file, through `/proc/self/fd`, which keeps osctl free of `unsafe` here); fails
+/// when the descriptor is not open. For `--events FD`.
+pub fn inherited_writer(fd: u32) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(format!("/proc/self/fd/{fd}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,9 @@
 //! On the live device (`--root /`) actions run. With any other root (an offline image, a fixture
 //! tree) there is no systemd to talk to: actions are planned and printed, never executed, and
 //! unit states are unknown. `OSCTL_SYSTEMCTL` names another `systemctl` (a test double); setting
-//! it also lets actions run under a non-`/` root, which is how the fast switch tests drive a fake.
+//! it also lets actions run under a non-`/` root, which is how the fast switch tests drive a fake;
+//! `OSCTL_JOURNALCTL` names another `journalctl` the same way (both are read once, with the other
+//! settings, by the command context).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -18,8 +20,11 @@ const SYSTEMCTL_TIMEOUT: Duration = Duration::from_secs(120);
 /// Whether osctl can reach a systemd.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Services {
-    /// Calls this `systemctl`.
-    Live { systemctl: String },
+    /// Calls this `systemctl`, and this `journalctl` for a unit's journal.
+    Live {
+        systemctl: String,
+        journalctl: String,
+    },
     /// No systemd: actions are printed, not run.
     Offline,
 }
@@ -47,12 +52,24 @@ pub struct UnitState {
 }
 
 impl Services {
-    /// Live on the device or with `OSCTL_SYSTEMCTL`; offline otherwise.
-    pub fn new(live_root: bool, systemctl_override: Option<String>) -> Services {
+    /// Live on the device or with `OSCTL_SYSTEMCTL` (`systemctl_override`); offline otherwise.
+    /// `journalctl_override` (`OSCTL_JOURNALCTL`) replaces `journalctl`.
+    pub fn new(
+        live_root: bool,
+        systemctl_override: Option<String>,
+        journalctl_override: Option<String>,
+    ) -> Services {
+        let journalctl = journalctl_override
+            .filter(|j| !j.is_empty())
+            .unwrap_or_else(|| "journalctl".into());
         match systemctl_override {
-            Some(s) if !s.is_empty() => Services::Live { systemctl: s },
+            Some(systemctl) if !systemctl.is_empty() => Services::Live {
+                systemctl,
+                journalctl,
+            },
             _ if live_root => Services::Live {
                 systemctl: "systemctl".into(),
+                journalctl,
             },
             _ => Services::Offline,
         }
@@ -64,7 +81,7 @@ impl Services {
 
     /// Runs `systemctl ARGS`; `None` when offline.
     pub fn systemctl(&self, args: &[String]) -> Result<Option<process::Output>> {
-        let Services::Live { systemctl } = self else {
+        let Services::Live { systemctl, .. } = self else {
             return Ok(None);
         };
         let mut argv = vec![systemctl.clone()];
@@ -130,21 +147,16 @@ impl Services {
 
 impl Services {
     /// The last `lines` lines a unit wrote to the journal (`journalctl -u UNIT -n LINES
-    /// --no-pager`, run as `journalctl`, the program given: `journalctl` on the device, a test
-    /// double otherwise); `None` when offline. Read-only and bounded in time; a journalctl that
-    /// fails is an error naming the command and its output.
-    pub fn journal_tail(
-        &self,
-        journalctl: &str,
-        unit: &str,
-        lines: usize,
-    ) -> Result<Option<Vec<String>>> {
-        if self.is_offline() {
+    /// --no-pager`; `journalctl` on the device, a test double otherwise); `None` when offline.
+    /// Read-only and bounded in time; a journalctl that fails is an error naming the command and
+    /// its output.
+    pub fn journal_tail(&self, unit: &str, lines: usize) -> Result<Option<Vec<String>>> {
+        let Services::Live { journalctl, .. } = self else {
             return Ok(None);
-        }
+        };
         let unit = unit_file_name(unit);
         let argv = vec![
-            journalctl.to_string(),
+            journalctl.clone(),
             "-u".to_string(),
             unit.clone(),
             "-n".to_string(),

@@ -421,19 +421,6 @@ fn plugin_set_up(cx: &mut Cx<'_, '_>, json: &DocEdit, ch: &str) -> bool {
 
 /// A new gateway token: 24 random bytes, hex. Debug builds with `OSCTL_TEST_NOW` set use a fixed
 /// value, so golden cases are reproducible.
-// door exception (#18): the gateway token reads the test clock variable; to move into system::clock.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 fn new_token() -> String {
-    if cfg!(debug_assertions) && std::env::var_os("OSCTL_TEST_NOW").is_some() {
-        return "0123456789abcdef0123456789abcdef0123456789abcdef".to_string();
-    }
-    let mut bytes = [0u8; 24];
-    // SAFETY: getrandom writes at most `bytes.len()` bytes into the buffer it is given.
-    let n = unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), bytes.len(), 0) };
-    if n != bytes.len() as isize {
-        // No entropy source: fall back to the clock and the process id (still unique per device).
-        let seed = crate::clock::now_nanos() ^ u128::from(std::process::id());
-        bytes[..16].copy_from_slice(&seed.to_le_bytes());
-    }
-    hex::encode(bytes)
+    hex::encode(crate::system::random::bytes::<24>())
 }
