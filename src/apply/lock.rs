@@ -406,6 +406,23 @@ fn read_note(state: &Path) -> Option<Holder> {
     serde_json::from_reader(std::io::BufReader::new(f)).ok()
 }
 
+/// Whether another process holds the device lock now (checked without taking it or creating
+/// the lock file, so `status` stays read-only).
+pub fn held(fs: &RootFs) -> Result<bool> {
+    let dev = DevPath::new(STATE_DIR).join(LOCK);
+    let host = fs.host(&dev)?;
+    let file = match OpenOptions::new().read(true).open(&host) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io("open", &dev, &e)),
+    };
+    match file.try_lock_shared() {
+        Ok(()) => Ok(false),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(true),
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("lock", &dev, &e)),
+    }
+}
+
 /// The note of the process that holds the lock now, without waiting (for `status`).
 pub fn holder(fs: &RootFs) -> Option<Holder> {
     let state = fs.host(&DevPath::new(STATE_DIR)).ok()?;

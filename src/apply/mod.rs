@@ -17,6 +17,7 @@ pub mod atomic;
 pub mod journal;
 pub mod lock;
 pub mod stage;
+pub mod state;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;

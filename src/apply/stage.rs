@@ -280,6 +280,24 @@ pub fn remove_if_empty(host: &Path) {
     let _ = std::fs::remove_dir(host);
 }
 
+/// Whether something (a link counts as itself) is at the host path `host`: staging debris.
+pub fn is_present(host: &Path) -> bool {
+    std::fs::symlink_metadata(host).is_ok()
+}
+
+/// Whether `host` is a folder (a link to one counts).
+pub fn is_dir(host: &Path) -> bool {
+    host.is_dir()
+}
+
+/// The filesystem (device id) of `host`, or of its nearest existing folder when it does not
+/// exist yet: a rename between two paths works only within one.
+pub fn filesystem_of(host: &Path) -> Option<u64> {
+    host.ancestors()
+        .find_map(|a| std::fs::metadata(a).ok())
+        .map(|m| m.dev())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

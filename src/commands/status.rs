@@ -309,7 +309,7 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
 fn switch_record(ctx: &Ctx) -> Option<(crate::switch::record::Record, bool)> {
     use crate::switch::record;
     match record::read(&ctx.fs) {
-        Ok(Some(r)) => Some((r, record::lock_held(&ctx.fs).unwrap_or(false))),
+        Ok(Some(r)) => Some((r, crate::apply::lock::held(&ctx.fs).unwrap_or(false))),
         Ok(None) => None,
         Err(e) => {
             ctx.out.warn(&e.to_string());

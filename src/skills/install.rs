@@ -30,8 +30,7 @@
 //! here is made by `apply::stage`.
 
 use std::io;
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::apply::lock::STATE_DIR;
@@ -102,8 +101,6 @@ impl Staging {
     /// Takes the runtime's staging lock (waiting up to `timeout` for another sync of it), clears
     /// what a killed sync left, and makes an empty private staging folder on the skills folder's
     /// filesystem.
-    // door exception (#18): the skill swap inspects folders on the host; to become an apply step.
-    #[allow(clippy::disallowed_methods, clippy::disallowed_types)]
     pub fn open(
         fs: &RootFs,
         skills_dir: &DevPath,
@@ -121,7 +118,7 @@ impl Staging {
             ) {
                 Ok(lock) => break lock,
                 // The last holder of another runtime removed the empty parent just now.
-                Err(e) if !p.parent.is_dir() && e.code == "io_error" => continue,
+                Err(e) if !stage::is_dir(&p.parent) && e.code == "io_error" => continue,
                 Err(e) => return Err(e),
             }
         };
@@ -129,7 +126,7 @@ impl Staging {
             stage::clear(host).map_err(|e| Error::io("remove", dev, &e))?;
         }
         // The skills folder may not exist yet: its filesystem is that of its nearest folder.
-        let same_fs = dev_of(&p.skills) == dev_of(&p.parent);
+        let same_fs = stage::filesystem_of(&p.skills) == stage::filesystem_of(&p.parent);
         let (root, dev) = if same_fs {
             p.shared.clone()
         } else {
@@ -150,13 +147,11 @@ impl Staging {
     }
 
     /// Removes what an interrupted sync of this runtime left, unless a sync of it is running now.
-    // door exception (#18): the skill swap inspects folders on the host; to become an apply step.
-    #[allow(clippy::disallowed_methods, clippy::disallowed_types)]
     pub fn sweep(fs: &RootFs, skills_dir: &DevPath, rt: RuntimeId) -> Result<()> {
         let p = places(fs, skills_dir, rt)?;
         let debris = [&p.shared, &p.local]
             .iter()
-            .any(|(host, _)| std::fs::symlink_metadata(host).is_ok());
+            .any(|(host, _)| stage::is_present(host));
         if !debris {
             return Ok(());
         }
@@ -209,10 +204,8 @@ impl Staging {
     }
 
     /// Fsyncs the skills folder (the swaps are durable), then removes the staging folder.
-    // door exception (#18): the skill swap inspects folders on the host; to become an apply step.
-    #[allow(clippy::disallowed_methods, clippy::disallowed_types)]
     pub fn finish(mut self) -> io::Result<()> {
-        if self.skills.is_dir() {
+        if stage::is_dir(&self.skills) {
             stage::sync_dir(&self.skills)?;
         }
         self.close();
@@ -233,15 +226,6 @@ impl Drop for Staging {
     fn drop(&mut self) {
         self.close();
     }
-}
-
-/// The filesystem of `p`, or of its nearest existing folder.
-// door exception (#18): the skill swap inspects folders on the host; to become an apply step.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
-fn dev_of(p: &Path) -> Option<u64> {
-    p.ancestors()
-        .find_map(|a| std::fs::metadata(a).ok())
-        .map(|m| m.dev())
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! (`OSCTL_RUNTIME`, `OSCTL_RUNTIME_DIR`, `OSCTL_RUNTIME_HOME`, `OSCTL_UNIT`) and the
 //! operator's `--installer-env KEY=VALUE`. Their output goes to the runtime's install log.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,8 +20,8 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use crate::apply::atomic;
 use crate::apply::lock::STATE_DIR;
+use crate::apply::state;
 use crate::error::{Error, Exit, Result};
 use crate::output::Printer;
 use crate::runtime::{Runtime, runtime_lib_dir};
@@ -174,8 +174,6 @@ pub enum Prepared {
 }
 
 /// Reads or downloads the chosen installer and checks its SHA-256. `fetch` is the HTTP door.
-// door exception (#18): the installer and its log are written outside apply; to become apply steps.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 pub fn prepare(
     choice: &Choice,
     rt: &Runtime,
@@ -189,7 +187,7 @@ pub fn prepare(
             return Ok(Prepared::Path(embedded_path(rt)));
         }
         Source::File(p) => {
-            let bytes = std::fs::read(p).map_err(|e| {
+            let bytes = crate::system::fs::read_operator_bytes(p).map_err(|e| {
                 Error::input(
                     "io_error",
                     format!("cannot read the installer {}", p.display()),
@@ -260,10 +258,9 @@ pub fn run(
     let (argv, what) = match prepared {
         Prepared::Path(p) => (vec![fs.host(p)?.display().to_string()], p.to_string()),
         Prepared::Bytes { bytes, origin } => {
-            let host = fs.host(&staged)?;
-            atomic::write_file(&host, bytes, 0o700).map_err(|e| Error::io("write", &staged, &e))?;
+            state::write(fs, &staged, bytes, 0o700)?;
             (
-                vec!["bash".to_string(), host.display().to_string()],
+                vec!["bash".to_string(), fs.host(&staged)?.display().to_string()],
                 origin.clone(),
             )
         }
@@ -277,7 +274,7 @@ pub fn run(
     let result = process::run(&spec);
     drop(ticker);
     if matches!(prepared, Prepared::Bytes { .. }) {
-        let _ = atomic::remove_file(&fs.host(&staged)?);
+        let _ = state::remove(fs, &staged);
     }
     let output = result?;
     append_log(fs, log, &started, &what, &output)?;
@@ -292,18 +289,7 @@ fn log_time() -> String {
     format!("unix time {}", crate::clock::now_secs())
 }
 
-// door exception (#18): the installer and its log are written outside apply; to become apply steps.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 fn append_log(fs: &RootFs, log: &DevPath, when: &str, what: &str, output: &Output) -> Result<()> {
-    let host = fs.host(log)?;
-    if let Some(dir) = host.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io("create the folder of", log, &e))?;
-    }
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&host)
-        .map_err(|e| Error::io("open", log, &e))?;
     let mut text = format!("== osctl switch ran {what} ({when})\n").into_bytes();
     text.extend_from_slice(&output.stdout);
     if !output.stderr.is_empty() {
@@ -318,9 +304,7 @@ fn append_log(fs: &RootFs, log: &DevPath, when: &str, what: &str, output: &Outpu
         )
         .as_bytes(),
     );
-    f.write_all(&text)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| Error::io("write", log, &e))
+    state::append(fs, log, &text)
 }
 
 /// Prints "still installing" every 10 s on a terminal, until dropped.

@@ -10,13 +10,10 @@
 //! switch is running now: a second `osctl switch` is refused at once (busy, exit 6) instead of
 //! waiting for the lock, as upstream refuses a second switch (`ErrAgentRuntimeSwitchInProgress`).
 
-#[allow(clippy::disallowed_types)] // door exception (#18): see write below.
-use std::fs::OpenOptions;
-
 use serde::{Deserialize, Serialize};
 
-use crate::apply::atomic;
-use crate::apply::lock::STATE_DIR;
+use crate::apply::lock::{self, STATE_DIR};
+use crate::apply::state;
 use crate::error::{Error, Exit, Result};
 use crate::runtime::RuntimeId;
 use crate::system::fs::RootFs;
@@ -101,49 +98,21 @@ pub fn read(fs: &RootFs) -> Result<Option<Record>> {
 }
 
 /// Writes the record atomically and durably.
-// door exception (#18): the switch record is written outside apply; to become an apply step.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 pub fn write(fs: &RootFs, record: &Record) -> Result<()> {
-    let p = path();
-    let host = fs.host(&p)?;
-    if let Some(dir) = host.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", STATE_DIR, &e))?;
-    }
     let mut text = serde_json::to_vec_pretty(record).map_err(|e| Error::internal(e.to_string()))?;
     text.push(b'\n');
-    atomic::write_file(&host, &text, 0o644).map_err(|e| Error::io("write", &p, &e))
+    state::write(fs, &path(), &text, 0o644)
 }
 
 /// Removes the record (durably); a missing record is fine.
 pub fn remove(fs: &RootFs) -> Result<()> {
-    let p = path();
-    let host = fs.host_nofollow(&p)?;
-    atomic::remove_file(&host).map_err(|e| Error::io("remove", &p, &e))
-}
-
-/// Whether another process holds the device lock now (checked without taking it or creating
-/// the lock file, so `status` stays read-only).
-// door exception (#18): the switch record is written outside apply; to become an apply step.
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
-pub fn lock_held(fs: &RootFs) -> Result<bool> {
-    let dev = DevPath::new(STATE_DIR).join("lock");
-    let host = fs.host(&dev)?;
-    let file = match OpenOptions::new().read(true).open(&host) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(Error::io("open", &dev, &e)),
-    };
-    match file.try_lock_shared() {
-        Ok(()) => Ok(false),
-        Err(std::fs::TryLockError::WouldBlock) => Ok(true),
-        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("lock", &dev, &e)),
-    }
+    state::remove(fs, &path())
 }
 
 /// A switch recorded and running now (its process holds the lock).
 pub fn running(fs: &RootFs) -> Result<Option<Record>> {
     match read(fs)? {
-        Some(r) if lock_held(fs)? => Ok(Some(r)),
+        Some(r) if lock::held(fs)? => Ok(Some(r)),
         _ => Ok(None),
     }
 }
@@ -218,11 +187,11 @@ mod tests {
     fn running_only_while_the_lock_is_held() {
         let dir = tempfile::tempdir().unwrap();
         let fs = RootFs::new(dir.path()).unwrap();
-        assert!(!lock_held(&fs).unwrap());
+        assert!(!lock::held(&fs).unwrap());
         write(&fs, &record()).unwrap();
         assert_eq!(running(&fs).unwrap(), None);
         let lock = DeviceLock::acquire(&fs, Duration::from_secs(1)).unwrap();
-        assert!(lock_held(&fs).unwrap());
+        assert!(lock::held(&fs).unwrap());
         assert_eq!(running(&fs).unwrap(), Some(record()));
         drop(lock);
         assert_eq!(running(&fs).unwrap(), None);

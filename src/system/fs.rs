@@ -449,6 +449,12 @@ pub fn read_operator_file(path: &Path) -> io::Result<String> {
     std::fs::read_to_string(path)
 }
 
+/// The bytes of a file the operator named on the command line (`switch --installer-file`), as
+/// [`read_operator_file`] reads text.
+pub fn read_operator_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    std::fs::read(path)
+}
+
 /// The folder osctl was started in (relative paths a shell completes are relative to it).
 pub fn current_dir() -> Option<PathBuf> {
     std::env::current_dir().ok()
