@@ -36,13 +36,13 @@ mod imp {
         std::io::Error::other(format!("fault injected {what}"))
     }
 
-    pub fn at_start() {
+    pub(crate) fn at_start() {
         if fault() == Some("panic") {
             panic!("fault injected by OSCTL_FAULT=panic");
         }
     }
 
-    pub fn before_write() -> std::io::Result<()> {
+    pub(crate) fn before_write() -> std::io::Result<()> {
         let n = WRITES.fetch_add(1, Ordering::SeqCst) + 1;
         let Some(f) = fault() else { return Ok(()) };
         if let Some(k) = f.strip_prefix("fail-write:")
@@ -74,7 +74,7 @@ mod imp {
         Ok(())
     }
 
-    pub fn before_done() -> std::io::Result<()> {
+    pub(crate) fn before_done() -> std::io::Result<()> {
         match fault() {
             Some("abort-before-done") => std::process::abort(),
             Some("fail-done") => Err(injected("in marking the journal done")),
@@ -82,14 +82,14 @@ mod imp {
         }
     }
 
-    pub fn before_cleanup() -> std::io::Result<()> {
+    pub(crate) fn before_cleanup() -> std::io::Result<()> {
         if fault() == Some("fail-cleanup") {
             return Err(injected("in removing the journal"));
         }
         Ok(())
     }
 
-    pub fn before_restore() -> std::io::Result<()> {
+    pub(crate) fn before_restore() -> std::io::Result<()> {
         if fault() == Some("fail-restore") {
             return Err(injected("in restore"));
         }
@@ -105,11 +105,11 @@ mod imp {
         Ok(())
     }
 
-    pub fn before_remove(path: &Path) -> std::io::Result<()> {
+    pub(crate) fn before_remove(path: &Path) -> std::io::Result<()> {
         immutable(path)
     }
 
-    pub fn before_rename(path: &Path) -> std::io::Result<()> {
+    pub(crate) fn before_rename(path: &Path) -> std::io::Result<()> {
         immutable(path)
     }
 }
@@ -146,4 +146,4 @@ mod imp {
     }
 }
 
-pub use imp::*;
+pub(crate) use imp::*;

@@ -28,31 +28,35 @@
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes, HTTP).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 
+// What tests and the binary use is `pub`; everything else is `pub(crate)`, so the compiler names
+// dead code (a `pub` item nothing outside reaches is a warning, and CI denies warnings).
+#![warn(unreachable_pub)]
+
 // The two doors (clippy.toml's disallowed-methods and -types): only `system` reaches the outside
 // world (files, processes, sockets, environment, clock), only `apply` writes. Every other module
 // goes through them, and the compiler says so.
 #[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 pub mod apply;
-pub mod channel;
+pub(crate) mod channel;
 pub mod cli;
 pub mod commands;
 pub mod device;
-pub mod doctor;
+pub(crate) mod doctor;
 pub mod error;
 // Fault injection (debug builds only) stands in for the outside world: a disk, a kill, a signal.
 #[allow(clippy::disallowed_methods, clippy::disallowed_types)]
-pub mod fault;
+pub(crate) mod fault;
 pub mod format;
-pub mod mcp;
+pub(crate) mod mcp;
 pub mod output;
 pub mod persona;
 pub mod plan;
-pub mod presync;
-pub mod reconcile;
+pub(crate) mod presync;
+pub(crate) mod reconcile;
 pub mod redact;
-pub mod reset;
+pub(crate) mod reset;
 pub mod runtime;
-pub mod setup;
+pub(crate) mod setup;
 pub mod skills;
 pub mod switch;
 #[allow(clippy::disallowed_methods, clippy::disallowed_types)]

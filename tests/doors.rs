@@ -14,7 +14,7 @@ use std::path::Path;
 /// The module declarations that are the doors themselves.
 const DOORS: &[(&str, &str)] = &[
     ("src/lib.rs", "pub mod apply;"),
-    ("src/lib.rs", "pub mod fault;"),
+    ("src/lib.rs", "pub(crate) mod fault;"),
     ("src/lib.rs", "pub mod system;"),
     ("src/main.rs", "fn main() {"),
 ];

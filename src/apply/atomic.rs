@@ -22,7 +22,7 @@ use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsE
 use std::path::{Path, PathBuf};
 
 /// The suffix of an atomic write's temporary name (`.<name>.osctl-tmp`).
-pub const TEMP_SUFFIX: &str = ".osctl-tmp";
+pub(crate) const TEMP_SUFFIX: &str = ".osctl-tmp";
 
 /// Folders whose entries changed and are not durable yet; [`Syncs::flush`] fsyncs each once.
 #[derive(Debug, Default)]
@@ -70,7 +70,7 @@ fn parent(path: &Path) -> PathBuf {
 
 /// The temporary name of an atomic write of `path`: `.<name>.osctl-tmp` beside it (a very long
 /// name is cut so the temporary still fits a folder entry).
-pub fn temp_path(path: &Path) -> PathBuf {
+pub(crate) fn temp_path(path: &Path) -> PathBuf {
     let name = path.file_name().map(|n| n.as_bytes()).unwrap_or(b"file");
     let keep = &name[..name.len().min(255 - 1 - TEMP_SUFFIX.len())];
     let mut temp = OsString::from(".");
@@ -81,14 +81,19 @@ pub fn temp_path(path: &Path) -> PathBuf {
 
 /// Replaces (or creates) `path` with `content` and permission bits `mode`, atomically and
 /// durably (its folder synced at once).
-pub fn write_file(path: &Path, content: &[u8], mode: u32) -> io::Result<()> {
+pub(crate) fn write_file(path: &Path, content: &[u8], mode: u32) -> io::Result<()> {
     let mut syncs = Syncs::new();
     write_file_in(path, content, mode, &mut syncs)?;
     syncs.flush()
 }
 
 /// [`write_file`], with the folder's fsync left to `syncs`.
-pub fn write_file_in(path: &Path, content: &[u8], mode: u32, syncs: &mut Syncs) -> io::Result<()> {
+pub(crate) fn write_file_in(
+    path: &Path,
+    content: &[u8],
+    mode: u32,
+    syncs: &mut Syncs,
+) -> io::Result<()> {
     let dir = parent(path);
     let temp = temp_path(path);
     // The owner of the file replaced (a runtime's config owned by its service user stays so).
@@ -209,7 +214,7 @@ fn remove_if_present(path: &Path) -> io::Result<()> {
 
 /// Removes the temporary an atomic write of `path` leaves when it dies between naming the new
 /// file and renaming it (see the module docs). Returns whether there was one.
-pub fn remove_temporary(path: &Path) -> io::Result<bool> {
+pub(crate) fn remove_temporary(path: &Path) -> io::Result<bool> {
     let temp = temp_path(path);
     match std::fs::symlink_metadata(&temp) {
         Ok(m) if m.is_file() => std::fs::remove_file(&temp).map(|_| true),
@@ -218,20 +223,20 @@ pub fn remove_temporary(path: &Path) -> io::Result<bool> {
 }
 
 /// Changes permission bits and makes the change durable.
-pub fn chmod(path: &Path, mode: u32) -> io::Result<()> {
+pub(crate) fn chmod(path: &Path, mode: u32) -> io::Result<()> {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
     File::open(path)?.sync_all()
 }
 
 /// Creates one folder (its parent must exist) and fsyncs the parent.
-pub fn mkdir(path: &Path, mode: u32) -> io::Result<()> {
+pub(crate) fn mkdir(path: &Path, mode: u32) -> io::Result<()> {
     let mut syncs = Syncs::new();
     mkdir_in(path, mode, &mut syncs)?;
     syncs.flush()
 }
 
 /// [`mkdir`], with the parent's fsync left to `syncs`.
-pub fn mkdir_in(path: &Path, mode: u32, syncs: &mut Syncs) -> io::Result<()> {
+pub(crate) fn mkdir_in(path: &Path, mode: u32, syncs: &mut Syncs) -> io::Result<()> {
     match std::fs::DirBuilder::new().mode(mode).create(path) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists && path.is_dir() => return Ok(()),
@@ -244,15 +249,9 @@ pub fn mkdir_in(path: &Path, mode: u32, syncs: &mut Syncs) -> io::Result<()> {
 }
 
 /// Makes `path` a symbolic link to `target`, atomically: the link is made under a temporary
-/// name in the same folder and renamed over `path` (a file or link there is replaced).
-pub fn symlink(target: &Path, path: &Path) -> io::Result<()> {
-    let mut syncs = Syncs::new();
-    symlink_in(target, path, &mut syncs)?;
-    syncs.flush()
-}
-
-/// [`symlink`], with the folder's fsync left to `syncs`.
-pub fn symlink_in(target: &Path, path: &Path, syncs: &mut Syncs) -> io::Result<()> {
+/// name in the same folder and renamed over `path` (a file or link there is replaced); the
+/// folder's fsync is left to `syncs`.
+pub(crate) fn symlink_in(target: &Path, path: &Path, syncs: &mut Syncs) -> io::Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "a link needs a file name"))?;
@@ -271,14 +270,14 @@ pub fn symlink_in(target: &Path, path: &Path, syncs: &mut Syncs) -> io::Result<(
 }
 
 /// Removes a file or a symlink (never following it) and fsyncs the folder.
-pub fn remove_file(path: &Path) -> io::Result<()> {
+pub(crate) fn remove_file(path: &Path) -> io::Result<()> {
     let mut syncs = Syncs::new();
     remove_file_in(path, &mut syncs)?;
     syncs.flush()
 }
 
 /// [`remove_file`], with the folder's fsync left to `syncs`.
-pub fn remove_file_in(path: &Path, syncs: &mut Syncs) -> io::Result<()> {
+pub(crate) fn remove_file_in(path: &Path, syncs: &mut Syncs) -> io::Result<()> {
     crate::fault::before_remove(path)?;
     match std::fs::remove_file(path) {
         Ok(()) => {
@@ -291,14 +290,14 @@ pub fn remove_file_in(path: &Path, syncs: &mut Syncs) -> io::Result<()> {
 }
 
 /// Removes an empty folder and fsyncs its parent.
-pub fn remove_empty_dir(path: &Path) -> io::Result<()> {
+pub(crate) fn remove_empty_dir(path: &Path) -> io::Result<()> {
     let mut syncs = Syncs::new();
     remove_empty_dir_in(path, &mut syncs)?;
     syncs.flush()
 }
 
 /// [`remove_empty_dir`], with the parent's fsync left to `syncs`.
-pub fn remove_empty_dir_in(path: &Path, syncs: &mut Syncs) -> io::Result<()> {
+pub(crate) fn remove_empty_dir_in(path: &Path, syncs: &mut Syncs) -> io::Result<()> {
     match std::fs::remove_dir(path) {
         Ok(()) => {
             syncs.parent_of(path);
@@ -310,14 +309,14 @@ pub fn remove_empty_dir_in(path: &Path, syncs: &mut Syncs) -> io::Result<()> {
 }
 
 /// Renames within one filesystem and fsyncs both folders.
-pub fn rename(from: &Path, to: &Path) -> io::Result<()> {
+pub(crate) fn rename(from: &Path, to: &Path) -> io::Result<()> {
     let mut syncs = Syncs::new();
     rename_in(from, to, &mut syncs)?;
     syncs.flush()
 }
 
 /// [`rename`], with the folders' fsyncs left to `syncs`.
-pub fn rename_in(from: &Path, to: &Path, syncs: &mut Syncs) -> io::Result<()> {
+pub(crate) fn rename_in(from: &Path, to: &Path, syncs: &mut Syncs) -> io::Result<()> {
     crate::fault::before_remove(from)?;
     std::fs::rename(from, to)?;
     syncs.parent_of(to);
@@ -326,7 +325,7 @@ pub fn rename_in(from: &Path, to: &Path, syncs: &mut Syncs) -> io::Result<()> {
 }
 
 /// Fsyncs the folder that holds `path`.
-pub fn sync_parent(path: &Path) -> io::Result<()> {
+pub(crate) fn sync_parent(path: &Path) -> io::Result<()> {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => File::open(parent)?.sync_all(),
         _ => Ok(()),
@@ -334,7 +333,7 @@ pub fn sync_parent(path: &Path) -> io::Result<()> {
 }
 
 /// Fsyncs a folder.
-pub fn sync_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 

@@ -57,7 +57,7 @@ const SCHEMA: u32 = 2;
 /// What a path held before the run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Original {
+pub(crate) enum Original {
     /// Nothing; the run may create it (`dir` when it is a folder the run creates).
     Absent {
         dir: bool,
@@ -81,14 +81,14 @@ pub enum Original {
 
 /// Where an original's bytes are in the journal's `originals` file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Blob {
+pub(crate) struct Blob {
     pub offset: u64,
     pub len: u64,
     pub sha256: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub path: DevPathString,
     pub original: Original,
     /// Whether a final symlink is followed (writes go through a link; removals never do).
@@ -106,10 +106,10 @@ pub struct Entry {
 }
 
 /// A device path as stored in the manifest.
-pub type DevPathString = String;
+pub(crate) type DevPathString = String;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub schema: u32,
     pub id: String,
     /// The command line, secrets masked.
@@ -181,7 +181,7 @@ impl Touch {
 
 /// A digest of the state a path is left in: its kind, and a file's mode and bytes (a folder's
 /// mode is not part of it: creating a folder that exists keeps its mode).
-pub fn fingerprint(state: &FileState) -> String {
+pub(crate) fn fingerprint(state: &FileState) -> String {
     let mut h = Sha256::new();
     match state {
         FileState::Absent => h.update(b"absent"),
@@ -209,7 +209,7 @@ pub struct Journal {
 
 /// A journal found on disk (left by a run that did not finish).
 #[derive(Clone, Debug, Serialize)]
-pub struct Pending {
+pub(crate) struct Pending {
     pub id: String,
     pub path: DevPath,
     pub command: String,
@@ -225,12 +225,12 @@ pub struct Pending {
     pub refused: Option<String>,
 }
 
-pub fn journal_root() -> DevPath {
+pub(crate) fn journal_root() -> DevPath {
     DevPath::new(STATE_DIR).join("journal")
 }
 
 /// Where journals that could not be finished are moved aside (with their originals).
-pub fn kept_root() -> DevPath {
+pub(crate) fn kept_root() -> DevPath {
     DevPath::new(STATE_DIR).join("kept")
 }
 
@@ -1269,7 +1269,7 @@ fn masked(command: &str) -> String {
 
 /// Journals left on disk by runs that did not finish, newest first. A journal osctl would
 /// refuse is listed with why.
-pub fn pending(fs: &RootFs) -> Result<Vec<Pending>> {
+pub(crate) fn pending(fs: &RootFs) -> Result<Vec<Pending>> {
     let root = match journals_host(fs) {
         Ok(Some(root)) => root,
         Ok(None) => return Ok(Vec::new()),
@@ -1345,7 +1345,10 @@ pub struct Recovered {
 }
 
 /// Runs `systemctl` for each of `actions`, in order; what ran, and what did not with why.
-pub fn run_actions(services: &Services, actions: &[Vec<String>]) -> (Vec<String>, Vec<String>) {
+pub(crate) fn run_actions(
+    services: &Services,
+    actions: &[Vec<String>],
+) -> (Vec<String>, Vec<String>) {
     let (mut ran, mut not_run) = (Vec::new(), Vec::new());
     for args in actions {
         let what = format!("systemctl {}", args.join(" "));
@@ -1369,7 +1372,7 @@ pub fn run_actions(services: &Services, actions: &[Vec<String>]) -> (Vec<String>
 /// restore the journal's [`Manifest::undo`] actions put the units back. A journal osctl does
 /// not trust is an error (exit 1) and is not touched; a path that cannot be put back is in the
 /// outcome, never an error, so it cannot wedge the device.
-pub fn recover_all(fs: &RootFs, services: &Services) -> Result<Vec<Recovered>> {
+pub(crate) fn recover_all(fs: &RootFs, services: &Services) -> Result<Vec<Recovered>> {
     let Some(root) = journals_host(fs)? else {
         return Ok(Vec::new());
     };

@@ -13,11 +13,11 @@
 //! service action or command and at its end, before the journal is marked done
 //! ([`journal`] costs four fsyncs to begin and one to finish, whatever the plan's size).
 
-pub mod atomic;
-pub mod journal;
+pub(crate) mod atomic;
+pub(crate) mod journal;
 pub mod lock;
-pub mod stage;
-pub mod state;
+pub(crate) mod stage;
+pub(crate) mod state;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;

@@ -31,7 +31,7 @@ use crate::system::path::DevPath;
 
 /// A held staging lock; [`StageLock::release`] removes its file, dropping it only unlocks.
 #[derive(Debug)]
-pub struct StageLock {
+pub(crate) struct StageLock {
     file: File,
     host: PathBuf,
 }
@@ -39,7 +39,12 @@ pub struct StageLock {
 impl StageLock {
     /// Waits up to `timeout` for the lock at `host` (its folder must exist), then fails with exit
     /// 6 naming `what` holds it.
-    pub fn acquire(host: &Path, dev: &DevPath, timeout: Duration, what: &str) -> Result<StageLock> {
+    pub(crate) fn acquire(
+        host: &Path,
+        dev: &DevPath,
+        timeout: Duration,
+        what: &str,
+    ) -> Result<StageLock> {
         let started = Instant::now();
         loop {
             if let Some(lock) = Self::try_acquire(host, dev)? {
@@ -64,7 +69,7 @@ impl StageLock {
     }
 
     /// Takes the lock if nobody holds it now.
-    pub fn try_acquire(host: &Path, dev: &DevPath) -> Result<Option<StageLock>> {
+    pub(crate) fn try_acquire(host: &Path, dev: &DevPath) -> Result<Option<StageLock>> {
         let io = |e: io::Error| Error::io("lock", dev, &e);
         loop {
             let mut file = OpenOptions::new()
@@ -99,7 +104,7 @@ impl StageLock {
     }
 
     /// Removes the lock file, then unlocks (a waiter on the old file retries on the new one).
-    pub fn release(self) {
+    pub(crate) fn release(self) {
         let _ = std::fs::remove_file(&self.host);
         drop(self.file);
     }
@@ -107,7 +112,7 @@ impl StageLock {
 
 /// Makes `host` a fresh, empty folder that only this user can enter (0700), after removing
 /// whatever was there (never following a link). `host`'s parent must exist.
-pub fn private_dir(host: &Path) -> io::Result<()> {
+pub(crate) fn private_dir(host: &Path) -> io::Result<()> {
     clear(host)?;
     std::fs::DirBuilder::new().mode(0o700).create(host)?;
     std::fs::set_permissions(host, std::fs::Permissions::from_mode(0o700))?;
@@ -117,7 +122,7 @@ pub fn private_dir(host: &Path) -> io::Result<()> {
 /// Makes sure `host` is a folder of this user that nobody else may write into, creating it (0700)
 /// when missing; one that is a link or someone else's is replaced. Used for the folder that holds
 /// the staging locks and folders, which must persist between runs.
-pub fn private_parent(host: &Path) -> io::Result<()> {
+pub(crate) fn private_parent(host: &Path) -> io::Result<()> {
     match std::fs::symlink_metadata(host) {
         Ok(m) if m.is_dir() && m.uid() == euid() => {
             if m.mode() & 0o077 != 0 {
@@ -154,7 +159,7 @@ fn check_private(host: &Path) -> io::Result<()> {
 }
 
 /// Creates a folder and its missing parents (0755), such as a runtime's skills folder.
-pub fn ensure_dir(host: &Path) -> io::Result<()> {
+pub(crate) fn ensure_dir(host: &Path) -> io::Result<()> {
     std::fs::DirBuilder::new()
         .recursive(true)
         .mode(0o755)
@@ -163,7 +168,7 @@ pub fn ensure_dir(host: &Path) -> io::Result<()> {
 
 /// Writes `entries` (relative `/` paths; `None` is a folder) under the new folder `dir`: folders
 /// 0755, files 0644, whatever the umask; nothing is written over an existing path.
-pub fn write_tree(dir: &Path, entries: &[(&str, Option<&[u8]>)]) -> io::Result<()> {
+pub(crate) fn write_tree(dir: &Path, entries: &[(&str, Option<&[u8]>)]) -> io::Result<()> {
     let mkdir = |p: &Path| -> io::Result<()> {
         std::fs::DirBuilder::new()
             .recursive(true)
@@ -206,7 +211,7 @@ pub fn write_tree(dir: &Path, entries: &[(&str, Option<&[u8]>)]) -> io::Result<(
 }
 
 /// Makes every byte written on `dir`'s filesystem durable (one `syncfs`).
-pub fn sync_fs(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_fs(dir: &Path) -> io::Result<()> {
     let f = File::open(dir)?;
     use std::os::fd::AsRawFd;
     // SAFETY: syncfs takes an open file descriptor and has no other preconditions.
@@ -217,14 +222,14 @@ pub fn sync_fs(dir: &Path) -> io::Result<()> {
 }
 
 /// Fsyncs a folder (its renames are durable).
-pub fn sync_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
 /// Puts the staged folder `staged` at `target` (same filesystem) in one atomic exchange; the old
 /// target, which lands at `staged`, is then removed. `spare` is a free name beside `staged` for
 /// filesystems that cannot exchange.
-pub fn swap_in(staged: &Path, target: &Path, spare: &Path) -> io::Result<()> {
+pub(crate) fn swap_in(staged: &Path, target: &Path, spare: &Path) -> io::Result<()> {
     if std::fs::symlink_metadata(target).is_err() {
         return std::fs::rename(staged, target);
     }
@@ -263,7 +268,7 @@ fn exchange(from: &Path, to: &Path) -> io::Result<()> {
 }
 
 /// Removes whatever is at `host` (a folder with everything in it, a file, a link as a link).
-pub fn clear(host: &Path) -> io::Result<()> {
+pub(crate) fn clear(host: &Path) -> io::Result<()> {
     let result = match std::fs::symlink_metadata(host) {
         Ok(m) if m.is_dir() => std::fs::remove_dir_all(host),
         Ok(_) => std::fs::remove_file(host),
@@ -276,23 +281,23 @@ pub fn clear(host: &Path) -> io::Result<()> {
 }
 
 /// Removes a folder if it is empty (best effort).
-pub fn remove_if_empty(host: &Path) {
+pub(crate) fn remove_if_empty(host: &Path) {
     let _ = std::fs::remove_dir(host);
 }
 
 /// Whether something (a link counts as itself) is at the host path `host`: staging debris.
-pub fn is_present(host: &Path) -> bool {
+pub(crate) fn is_present(host: &Path) -> bool {
     std::fs::symlink_metadata(host).is_ok()
 }
 
 /// Whether `host` is a folder (a link to one counts).
-pub fn is_dir(host: &Path) -> bool {
+pub(crate) fn is_dir(host: &Path) -> bool {
     host.is_dir()
 }
 
 /// The filesystem (device id) of `host`, or of its nearest existing folder when it does not
 /// exist yet: a rename between two paths works only within one.
-pub fn filesystem_of(host: &Path) -> Option<u64> {
+pub(crate) fn filesystem_of(host: &Path) -> Option<u64> {
     host.ancestors()
         .find_map(|a| std::fs::metadata(a).ok())
         .map(|m| m.dev())

@@ -11,7 +11,7 @@ use crate::system::path::DevPath;
 
 /// Writes `bytes` to `path` whole (a temporary file, fsync, rename, folder fsync), with `mode`,
 /// creating its folders.
-pub fn write(fs: &RootFs, path: &DevPath, bytes: &[u8], mode: u32) -> Result<()> {
+pub(crate) fn write(fs: &RootFs, path: &DevPath, bytes: &[u8], mode: u32) -> Result<()> {
     let host = fs.host(path)?;
     if let Some(dir) = host.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::io("create the folder of", path, &e))?;
@@ -20,7 +20,7 @@ pub fn write(fs: &RootFs, path: &DevPath, bytes: &[u8], mode: u32) -> Result<()>
 }
 
 /// Appends `bytes` to the log `path` and syncs it, creating the log and its folders.
-pub fn append(fs: &RootFs, path: &DevPath, bytes: &[u8]) -> Result<()> {
+pub(crate) fn append(fs: &RootFs, path: &DevPath, bytes: &[u8]) -> Result<()> {
     let host = fs.host(path)?;
     if let Some(dir) = host.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::io("create the folder of", path, &e))?;
@@ -36,7 +36,7 @@ pub fn append(fs: &RootFs, path: &DevPath, bytes: &[u8]) -> Result<()> {
 }
 
 /// Removes `path` durably (a link as a link); a missing file is fine.
-pub fn remove(fs: &RootFs, path: &DevPath) -> Result<()> {
+pub(crate) fn remove(fs: &RootFs, path: &DevPath) -> Result<()> {
     let host = fs.host_nofollow(path)?;
     atomic::remove_file(&host).map_err(|e| Error::io("remove", path, &e))
 }

@@ -19,7 +19,7 @@
 //! [`native`] removes a channel's credentials from the runtimes' own files on `channel remove`,
 //! which presync, filling in only what config.json holds, never does.
 
-pub mod native;
+pub(crate) mod native;
 
 use serde_json::Value;
 
@@ -44,12 +44,12 @@ pub enum Owner {
 
 /// Who runs `ch` on `rt` (docs/device-contract.md §8.1 "Per-runtime apply"): the runtime's
 /// `channel_owner`, the same for each of its channels.
-pub fn owner(rt: RuntimeId, _ch: Channel) -> Owner {
+pub(crate) fn owner(rt: RuntimeId, _ch: Channel) -> Owner {
     rt.spec().channel_owner
 }
 
 /// The capability gate: `channel_not_supported` (exit 1) for a channel `rt` cannot run.
-pub fn gate(rt: &Runtime, ch: Channel) -> Result<()> {
+pub(crate) fn gate(rt: &Runtime, ch: Channel) -> Result<()> {
     if rt.supports(ch) {
         return Ok(());
     }
@@ -67,7 +67,7 @@ pub fn gate(rt: &Runtime, ch: Channel) -> Result<()> {
 
 /// The credentials given to `channel add`.
 #[derive(Clone, Debug, Default)]
-pub struct Creds {
+pub(crate) struct Creds {
     /// The bot token (telegram, slack, discord).
     pub token: Option<String>,
     pub user_id: Option<String>,
@@ -86,13 +86,13 @@ fn given(v: &Option<String>) -> bool {
 /// Whether `channel add` sets `ch` up. imessage (BlueBubbles) is not: its server, password and
 /// contacts live in config.json's `bluebubbles_*` fields, written by the device's own setup.
 /// `channel list` reports from this too, so the two commands never disagree.
-pub fn addable(ch: Channel) -> bool {
+pub(crate) fn addable(ch: Channel) -> bool {
     ch != Channel::Imessage
 }
 
 /// Upstream's `ValidateChannel`: `channel_not_addable` for a channel `channel add` does not set
 /// up, `channel_credentials_missing` naming the missing options.
-pub fn validate(ch: Channel, c: &Creds) -> Result<()> {
+pub(crate) fn validate(ch: Channel, c: &Creds) -> Result<()> {
     if !addable(ch) {
         return Err(Error::input(
             "channel_not_addable",
@@ -165,7 +165,7 @@ fn persist_edits(ch: Channel, c: &Creds) -> Vec<(&'static str, Option<Value>)> {
 
 /// What `channel add` / `channel remove` did.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Applied {
+pub(crate) struct Applied {
     pub runtime: RuntimeId,
     pub channel: Channel,
     pub owner: Owner,
@@ -176,7 +176,7 @@ pub struct Applied {
 }
 
 /// Plans `channel add`: gate, validate, persist, apply.
-pub fn plan_add(
+pub(crate) fn plan_add(
     draft: &mut Draft<'_>,
     device: &Device,
     rt: RuntimeId,
@@ -224,7 +224,7 @@ pub fn plan_add(
 /// Applies the channels config.json holds to `rt` (presync, once, where the runtime runs any of
 /// `channels` itself; openclaw's plugins), and plans the restart when the runtime's files
 /// changed. Returns whether they changed.
-pub fn apply(
+pub(crate) fn apply(
     draft: &mut Draft<'_>,
     device: &Device,
     rt: RuntimeId,
@@ -248,7 +248,7 @@ fn plugins(rt: RuntimeId, channels: &[Channel]) -> Option<(ChannelPlugins, Vec<C
 
 /// Plans the install of each missing plugin `channels` need on `rt`. Planned before the files:
 /// see [`run_programs_first`].
-pub fn plan_plugin_installs(
+pub(crate) fn plan_plugin_installs(
     draft: &mut Draft<'_>,
     device: &Device,
     rt: RuntimeId,
@@ -268,7 +268,7 @@ pub fn plan_plugin_installs(
 /// run first, on their own, and the caller plans the files again on what they left (dropping
 /// the programs, which ran). Returns whether they ran. Where programs do not run (a root other
 /// than `/`) the plan stays as it is, and so does a preview, which shows them first.
-pub fn run_programs_first(t: &Target<'_>, plan: &Plan) -> Result<bool> {
+pub(crate) fn run_programs_first(t: &Target<'_>, plan: &Plan) -> Result<bool> {
     if !t.fs.is_live() || !plan.steps.iter().any(|s| matches!(s, Step::Command(_))) {
         return Ok(false);
     }
@@ -283,7 +283,7 @@ pub fn run_programs_first(t: &Target<'_>, plan: &Plan) -> Result<bool> {
 }
 
 /// `plan` without its programs (they ran in [`run_programs_first`]).
-pub fn without_programs(mut plan: Plan) -> Plan {
+pub(crate) fn without_programs(mut plan: Plan) -> Plan {
     plan.steps.retain(|s| !matches!(s, Step::Command(_)));
     plan
 }
@@ -326,7 +326,7 @@ fn applied_detail(rt: RuntimeId, ch: Channel, changed: bool) -> String {
 
 /// Plans `channel remove`: the credentials leave config.json (and `channels_unsupported`), and
 /// every runtime-owned native form of the channel (see [`native`]).
-pub fn plan_remove(
+pub(crate) fn plan_remove(
     draft: &mut Draft<'_>,
     device: &Device,
     rt: RuntimeId,

@@ -16,7 +16,11 @@ use crate::runtime::{Channel, REGISTRY, RuntimeId};
 
 /// Plans the removal of `ch` from every runtime's own files (each runtime's
 /// `Runtime::remove_channel`); returns the runtimes touched, in registry order.
-pub fn plan_remove(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<Vec<RuntimeId>> {
+pub(crate) fn plan_remove(
+    draft: &mut Draft<'_>,
+    device: &Device,
+    ch: Channel,
+) -> Result<Vec<RuntimeId>> {
     let mut touched = Vec::new();
     for rt in REGISTRY {
         if let Some(remove) = rt.remove_channel

@@ -238,7 +238,7 @@ pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>> {
 
 /// The man page of the command at `path` (`["mcp", "add"]`); a path that names no command is a
 /// usage error.
-pub fn man_page_for(path: &[String]) -> Result<Vec<u8>> {
+pub(super) fn man_page_for(path: &[String]) -> Result<Vec<u8>> {
     let root = tree();
     let mut known = Vec::new();
     page_paths(&root, &[], &mut known);
@@ -650,11 +650,11 @@ fn see_also(root: &clap::Command, path: &[String]) -> Roff {
     roff
 }
 
-pub fn completions(shell: Shell) -> Result<Exit> {
+pub(super) fn completions(shell: Shell) -> Result<Exit> {
     write_stdout(&completion_script(shell))
 }
 
-pub fn man(path: &[String]) -> Result<Exit> {
+pub(super) fn man(path: &[String]) -> Result<Exit> {
     write_stdout(&man_page_for(path)?)
 }
 

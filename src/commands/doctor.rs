@@ -35,7 +35,7 @@ const JOURNAL_LINES: usize = 10;
 const OSCTL_UNITS: [&str; 2] = ["osctl-boot", "osctl-skills-sync"];
 
 /// `root`: `--root` as the user gave it, so every path doctor shows opens from where they are.
-pub fn run(ctx: &Ctx, root: &Path) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, root: &Path) -> Result<Exit> {
     let at = Shown::new(&ctx.fs, root);
     let facts = gather(ctx, &at)?;
     let report = doctor::judge(&facts);

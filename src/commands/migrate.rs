@@ -10,7 +10,7 @@ use crate::error::{Exit, Result};
 use crate::persona::{self, Options};
 use crate::plan::Draft;
 
-pub fn run(ctx: &Ctx, args: &MigrateArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &MigrateArgs) -> Result<Exit> {
     if args.from == args.to {
         return Err(crate::error::Error::input(
             "same_runtime",

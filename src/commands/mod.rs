@@ -2,10 +2,10 @@
 //! hands it to [`Ctx::finish`], which prints it (`--dry-run`), counts it (`--check`) or applies
 //! it. The logic lives in `device/`, `runtime/`, `persona/` and `plan/`.
 
-pub mod channel;
+pub(crate) mod channel;
 mod completions;
 mod doctor;
-pub mod mcp;
+pub(crate) mod mcp;
 mod migrate;
 mod presync;
 mod reconcile;

@@ -24,7 +24,7 @@ use crate::plan::{Draft, Plan};
 use crate::presync::{self, Report, Scope};
 use crate::runtime::RuntimeId;
 
-pub fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
     // A journal on disk while no run holds the lock is an interrupted run's: it is restored
     // before the runtime starts, even when presync's own files look in sync (the device may be
     // half through another command, or a finished run's journal would be rolled back later by

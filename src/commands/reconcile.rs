@@ -13,7 +13,7 @@ use crate::error::{Error, Exit, Result};
 use crate::plan::{Draft, Plan, render};
 use crate::reconcile::{self, StepName};
 
-pub fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
     let lock = ctx.lock()?;
     let mut device = ctx.device()?;
     let t = Target {

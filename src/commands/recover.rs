@@ -11,7 +11,7 @@ use crate::apply::journal;
 use crate::apply::lock::DeviceLock;
 use crate::error::{Error, Exit, Result};
 
-pub fn run(ctx: &Ctx) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
     let pending = journal::pending(&ctx.fs)?;
     if ctx.previewing() {
         for p in &pending {

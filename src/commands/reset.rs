@@ -21,7 +21,7 @@ use crate::reset::{self, Input, render};
 use crate::system::path::DevPath;
 use crate::system::services::Ran;
 
-pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     let _lock = ctx.lock()?;
     let device = reset::load_device(&ctx.fs, &ctx.env)?;
     let mounts = crate::system::mounts::read()?;

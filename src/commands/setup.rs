@@ -10,7 +10,7 @@ use crate::error::{Exit, Result};
 use crate::plan::Draft;
 use crate::setup::{self, State};
 
-pub fn run(ctx: &Ctx, _args: &SetupArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, _args: &SetupArgs) -> Result<Exit> {
     let _lock = ctx.lock()?;
     let mut draft = Draft::new(&ctx.fs);
     let report = setup::plan(&mut draft)?;

@@ -23,7 +23,7 @@ struct Row {
     skills: Vec<String>,
 }
 
-pub fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
     // status reports on any device, also one whose paths a writer would refuse: as warnings.
     let device = Device::read(&ctx.fs, &ctx.env)?;
     let contained = device.containment(&ctx.fs)?;

@@ -17,7 +17,7 @@ use crate::switch::run::Failure;
 use crate::switch::{Done, Options, perform, record, render};
 use crate::system::http::{Http, HttpOptions};
 
-pub fn run(ctx: &Ctx, args: &SwitchArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &SwitchArgs) -> Result<Exit> {
     if !ctx.previewing() {
         let fields = json!({"phase": "starting", "runtime": args.runtime.trim()});
         ctx.out.event("switch", "phase", fields);

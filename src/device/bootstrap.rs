@@ -8,14 +8,13 @@ use crate::system::fs::RootFs;
 use crate::system::path::DevPath;
 
 #[derive(Clone, Debug)]
-pub struct Bootstrap {
-    pub path: DevPath,
+pub(crate) struct Bootstrap {
     pub fields: Map<String, Value>,
 }
 
 impl Bootstrap {
     /// `None` when the file does not exist.
-    pub fn load(fs: &RootFs, path: &DevPath) -> Result<Option<Bootstrap>> {
+    pub(crate) fn load(fs: &RootFs, path: &DevPath) -> Result<Option<Bootstrap>> {
         let Some(text) = fs.read_text(path)? else {
             return Ok(None);
         };
@@ -31,10 +30,7 @@ impl Bootstrap {
                 "expected a JSON object",
             ));
         };
-        Ok(Some(Bootstrap {
-            path: path.clone(),
-            fields,
-        }))
+        Ok(Some(Bootstrap { fields }))
     }
 
     fn str(&self, key: &str) -> Option<&str> {
@@ -46,12 +42,12 @@ impl Bootstrap {
     }
 
     /// `metadata_url`: the OTA metadata that also lists the skills.
-    pub fn metadata_url(&self) -> Option<&str> {
+    pub(crate) fn metadata_url(&self) -> Option<&str> {
         self.str("metadata_url")
     }
 
     /// `signing_public_key`: base64 ed25519 key for signed metadata.
-    pub fn signing_public_key(&self) -> Option<&str> {
+    pub(crate) fn signing_public_key(&self) -> Option<&str> {
         self.str("signing_public_key")
     }
 }

@@ -7,10 +7,10 @@
 //! - [`resolve`]: which runtime is active, and why.
 //! - [`paths`]: where all of that lives, and the device's path overrides.
 
-pub mod bootstrap;
+pub(crate) mod bootstrap;
 pub mod config;
 pub mod paths;
-pub mod resolve;
+pub(crate) mod resolve;
 pub mod robot;
 pub mod state;
 

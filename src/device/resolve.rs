@@ -33,14 +33,14 @@ pub struct Resolution {
 }
 
 /// The image default as read from `f_r_default_agent`: its path and first line.
-pub struct ImageDefault<'a> {
+pub(crate) struct ImageDefault<'a> {
     pub path: &'a DevPath,
     pub value: &'a str,
 }
 
 /// Walks the chain. An unknown runtime in config.json is an error (the device is misconfigured);
 /// a bad value lower down is skipped with a warning, as the device skips it.
-pub fn resolve(
+pub(crate) fn resolve(
     config: &DeviceConfig,
     image_default: Option<ImageDefault<'_>>,
     robot: &RobotProfile,

@@ -19,7 +19,7 @@ use serde::Serialize;
 /// How bad a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Severity {
+pub(crate) enum Severity {
     /// The device is broken or cannot be worked on until it is fixed.
     Error,
     /// The device works but is not where osctl would leave it.
@@ -27,7 +27,7 @@ pub enum Severity {
 }
 
 impl Severity {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -37,7 +37,7 @@ impl Severity {
 
 /// One thing the field engineer should look at.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// Which check found it: `files`, `lock`, `journals`, `switch`, `units`, `presync`,
     /// `reconcile`, `skills`.
     pub check: &'static str,
@@ -59,7 +59,7 @@ pub struct Finding {
 
 /// A file that could not be read or parsed, or a path that leads out of its tree.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Problem {
+pub(crate) struct Problem {
     /// The file, as the user can open it (under `--root`); `None` when the error named none.
     pub path: Option<String>,
     pub line: Option<usize>,
@@ -72,7 +72,7 @@ pub struct Problem {
 
 /// The outcome of a check that may not have been possible.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Probe<T> {
+pub(crate) enum Probe<T> {
     Done(T),
     /// The check itself failed on a file (that file is the finding).
     Failed(Problem),
@@ -82,7 +82,7 @@ pub enum Probe<T> {
 
 /// A journal left on disk.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Journal {
+pub(crate) struct Journal {
     pub path: String,
     pub command: String,
     pub paths: usize,
@@ -93,7 +93,7 @@ pub struct Journal {
 /// Where a unit belongs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum UnitRole {
+pub(crate) enum UnitRole {
     /// The active runtime's unit: should be running.
     Active,
     /// Another installed runtime's unit: should not be running.
@@ -104,7 +104,7 @@ pub enum UnitRole {
 
 /// One unit as `systemctl show` reported it, with the last journal lines of a failed one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Unit {
+pub(crate) struct Unit {
     pub unit: String,
     pub role: UnitRole,
     pub load: String,
@@ -118,7 +118,7 @@ pub struct Unit {
 
 /// A switch recorded as interrupted (no process holds the lock).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Switch {
+pub(crate) struct Switch {
     pub from: String,
     pub to: String,
     pub phase: String,
@@ -126,7 +126,7 @@ pub struct Switch {
 
 /// A reconcile step that would run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
+pub(crate) struct Step {
     pub step: String,
     /// How a run would report it (`baseline recorded`, `reconciled`, ...).
     pub status: String,
@@ -137,7 +137,7 @@ pub struct Step {
 
 /// A skill (or hook) whose folder no longer matches what osctl installed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Drift {
+pub(crate) struct Drift {
     pub name: String,
     pub kind: String,
     /// `modified` or `missing`.
@@ -146,7 +146,7 @@ pub struct Drift {
 
 /// Everything the command gathered. Paths are already shown as the user can open them.
 #[derive(Clone, Debug, Default)]
-pub struct Facts {
+pub(crate) struct Facts {
     /// How the fixes call osctl: `osctl` on the device, `osctl --root DIR` under another root.
     pub osctl: String,
     /// The active runtime, when it could be resolved.
@@ -168,7 +168,7 @@ pub struct Facts {
 
 /// One check's one-line result, for the summary above the findings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct CheckLine {
+pub(crate) struct CheckLine {
     pub check: &'static str,
     /// `ok`, `findings` or `skipped`.
     pub status: &'static str,
@@ -177,7 +177,7 @@ pub struct CheckLine {
 
 /// The report: what each check saw, the findings (most important first) and the next command.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     pub active: Option<String>,
     pub healthy: bool,
     pub checks: Vec<CheckLine>,
@@ -191,7 +191,7 @@ pub struct Report {
 }
 
 /// What [`Report::next`] says on a healthy device.
-pub const NOTHING_TO_DO: &str = "nothing to do";
+pub(crate) const NOTHING_TO_DO: &str = "nothing to do";
 
 const RANK_LOCK: u8 = 0;
 const RANK_JOURNAL: u8 = 1;
@@ -274,7 +274,7 @@ fn probe_line<T>(
 }
 
 /// Judges the facts.
-pub fn judge(facts: &Facts) -> Report {
+pub(crate) fn judge(facts: &Facts) -> Report {
     let mut findings = Vec::new();
     let mut checks = Vec::new();
     let active = facts.active.as_deref().unwrap_or("the active runtime");

@@ -72,7 +72,7 @@ pub(crate) mod testutil {
     use similar::{ChangeTag, TextDiff};
 
     /// The lines a change removed and added, in order (line endings dropped).
-    pub fn changed_lines(old: &str, new: &str) -> (Vec<String>, Vec<String>) {
+    pub(crate) fn changed_lines(old: &str, new: &str) -> (Vec<String>, Vec<String>) {
         let diff = TextDiff::from_lines(old, new);
         let mut removed = Vec::new();
         let mut added = Vec::new();
@@ -89,7 +89,7 @@ pub(crate) mod testutil {
 
     /// Asserts that going from `old` to `new` removed exactly `removed` and added exactly `added`.
     #[track_caller]
-    pub fn assert_diff(old: &str, new: &str, removed: &[&str], added: &[&str]) {
+    pub(crate) fn assert_diff(old: &str, new: &str, removed: &[&str], added: &[&str]) {
         let (r, a) = changed_lines(old, new);
         assert_eq!(
             (

@@ -17,10 +17,10 @@
 //! Secrets: every header and env value that looks like a secret is registered with
 //! [`crate::redact`] as soon as osctl reads or receives it, so no output can show it.
 
-pub mod planner;
-pub mod reader;
-pub mod style;
-pub mod tools;
+pub(crate) mod planner;
+pub(crate) mod reader;
+pub(crate) mod style;
+pub(crate) mod tools;
 
 use serde_json::{Map, Value, json};
 
@@ -49,7 +49,7 @@ impl Remote {
 
 /// What a server is: a program osctl's runtime starts, or a URL it connects to.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Server {
+pub(crate) enum Server {
     Stdio {
         command: String,
         args: Vec<String>,
@@ -65,21 +65,21 @@ pub enum Server {
 
 /// A canonical MCP entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub server: Server,
     /// `false` only when a runtime's file says so; carried where the target can say it too.
     pub enabled: bool,
 }
 
 impl Entry {
-    pub fn stdio(command: String, args: Vec<String>, env: Map<String, Value>) -> Entry {
+    pub(crate) fn stdio(command: String, args: Vec<String>, env: Map<String, Value>) -> Entry {
         Entry {
             server: Server::Stdio { command, args, env },
             enabled: true,
         }
     }
 
-    pub fn remote(kind: Remote, url: String, headers: Map<String, Value>) -> Entry {
+    pub(crate) fn remote(kind: Remote, url: String, headers: Map<String, Value>) -> Entry {
         Entry {
             server: Server::Remote { kind, url, headers },
             enabled: true,
@@ -87,7 +87,7 @@ impl Entry {
     }
 
     /// `stdio`, `http` or `sse`.
-    pub fn transport(&self) -> &'static str {
+    pub(crate) fn transport(&self) -> &'static str {
         match &self.server {
             Server::Stdio { .. } => "stdio",
             Server::Remote { kind, .. } => kind.as_str(),
@@ -95,7 +95,7 @@ impl Entry {
     }
 
     /// The command line or the URL, for one-line listings.
-    pub fn target(&self) -> String {
+    pub(crate) fn target(&self) -> String {
         match &self.server {
             Server::Stdio { command, args, .. } => {
                 let mut words = vec![command.clone()];
@@ -107,7 +107,7 @@ impl Entry {
     }
 
     /// The env (stdio) or header (remote) map.
-    pub fn values(&self) -> &Map<String, Value> {
+    pub(crate) fn values(&self) -> &Map<String, Value> {
         match &self.server {
             Server::Stdio { env, .. } => env,
             Server::Remote { headers, .. } => headers,
@@ -117,7 +117,7 @@ impl Entry {
     /// The canonical JSON form (docs/device-contract.md §8.3): `{command, args, env}` or `{type,
     /// url, headers}`; empty `args`/`env`/`headers` are left out, `enabled` appears only when
     /// false.
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         let mut m = Map::new();
         match &self.server {
             Server::Stdio { command, args, env } => {
@@ -145,7 +145,7 @@ impl Entry {
 
     /// Whether any header or env value looks like a secret, or the URL carries credentials
     /// (the file then becomes 0600).
-    pub fn has_secrets(&self) -> bool {
+    pub(crate) fn has_secrets(&self) -> bool {
         let url_creds = match &self.server {
             Server::Remote { url, .. } => redact::holds_secret(url),
             Server::Stdio { .. } => false,
@@ -158,13 +158,13 @@ impl Entry {
     }
 
     /// Registers every secret-looking header and env value with the redactor.
-    pub fn register_secrets(&self) {
+    pub(crate) fn register_secrets(&self) {
         register_values(self.values());
     }
 }
 
 /// Registers the secret-looking values of a header or env map.
-pub fn register_values(values: &Map<String, Value>) {
+pub(crate) fn register_values(values: &Map<String, Value>) {
     for (k, v) in values {
         if let Some(v) = v.as_str() {
             redact::register_pair(k, v);
@@ -177,7 +177,7 @@ pub fn register_values(values: &Map<String, Value>) {
 /// map, also one the runtime's style does not read (codex's `headers` beside `http_headers`) or
 /// an entry osctl does not understand. Whoever shows a diff of the container's file (presync,
 /// a reset that removes it) registers them first: the diff's context shows them.
-pub fn register_container(servers: &Value) {
+pub(crate) fn register_container(servers: &Value) {
     let Value::Object(servers) = servers else {
         return;
     };
@@ -195,12 +195,12 @@ pub fn register_container(servers: &Value) {
 /// Whether a header or env value looks like a secret: the redactor's one rule for pairs
 /// ([`redact::is_secret_pair`]), so `mcp add`, `mcp remove`, `mcp list` and the carry-over mask
 /// exactly the same values.
-pub fn looks_secret(key: &str, value: &str) -> bool {
+pub(crate) fn looks_secret(key: &str, value: &str) -> bool {
     redact::is_secret_pair(key, value)
 }
 
 /// Server names every runtime accepts as a key (codex and Claude Code allow no more).
-pub fn check_name(name: &str) -> Result<()> {
+pub(crate) fn check_name(name: &str) -> Result<()> {
     let ok = !name.is_empty()
         && name.len() <= 64
         && name
@@ -218,13 +218,13 @@ pub fn check_name(name: &str) -> Result<()> {
 }
 
 /// The name of the server a user tool of `config.mcp_tools` becomes (`tool_<name>`).
-pub fn user_tool_server(name: &str) -> String {
+pub(crate) fn user_tool_server(name: &str) -> String {
     format!("tool_{name}")
 }
 
 /// What a runtime cannot take, whatever the style (its `Runtime::mcp_refuses`): checked before
 /// anything is planned.
-pub fn check_for_runtime(rt: RuntimeId, name: &str, entry: &Entry) -> Result<()> {
+pub(crate) fn check_for_runtime(rt: RuntimeId, name: &str, entry: &Entry) -> Result<()> {
     match rt.spec().mcp_refuses {
         Some(refuses) => refuses(name, entry),
         None => Ok(()),
@@ -232,7 +232,7 @@ pub fn check_for_runtime(rt: RuntimeId, name: &str, entry: &Entry) -> Result<()>
 }
 
 /// Parses `K=V` (or `K: V`, the header form) into a pair.
-pub fn parse_pair(text: &str, what: &str) -> Result<(String, String)> {
+pub(crate) fn parse_pair(text: &str, what: &str) -> Result<(String, String)> {
     let split = match (text.find('='), text.find(':')) {
         (Some(e), Some(c)) => Some(e.min(c)),
         (Some(e), None) => Some(e),
@@ -260,7 +260,11 @@ pub fn parse_pair(text: &str, what: &str) -> Result<(String, String)> {
 
 /// Parses a `--header-file`/`--env-file` text: one `K=V` (or `K: V`) per line, `#` comments and
 /// blank lines skipped. `origin` names the file in errors (with the line).
-pub fn parse_pairs_file(text: &str, origin: &str, what: &str) -> Result<Vec<(String, String)>> {
+pub(crate) fn parse_pairs_file(
+    text: &str,
+    origin: &str,
+    what: &str,
+) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let l = line.trim();
@@ -288,7 +292,7 @@ fn first_word(text: &str) -> String {
 }
 
 /// A map of string values from pairs (a later key wins).
-pub fn pairs_to_map(pairs: Vec<(String, String)>) -> Map<String, Value> {
+pub(crate) fn pairs_to_map(pairs: Vec<(String, String)>) -> Map<String, Value> {
     let mut m = Map::new();
     for (k, v) in pairs {
         m.insert(k, Value::String(v));

@@ -21,7 +21,7 @@ use crate::system::path::DevPath;
 /// What `mcp add` did to the entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// The name was new.
     Added,
     /// The name held another entry (`--replace`).
@@ -36,7 +36,7 @@ pub enum Outcome {
 
 /// A planned change of one server.
 #[derive(Clone, Debug)]
-pub struct Planned {
+pub(crate) struct Planned {
     pub file: DevPath,
     pub outcome: Outcome,
     /// The entry as the runtime's file will hold it (`mcp add`).
@@ -44,7 +44,7 @@ pub struct Planned {
 }
 
 /// Plans `mcp add NAME` on `rt`: refused when the name holds another entry, unless `replace`.
-pub fn plan_add(
+pub(crate) fn plan_add(
     draft: &mut Draft<'_>,
     layout: &Layout,
     rt: &Runtime,
@@ -96,7 +96,7 @@ pub fn plan_add(
 }
 
 /// Plans `mcp remove NAME` on `rt`; an absent name changes nothing.
-pub fn plan_remove(
+pub(crate) fn plan_remove(
     draft: &mut Draft<'_>,
     layout: &Layout,
     rt: &Runtime,
@@ -123,7 +123,7 @@ pub fn plan_remove(
 /// are skipped). Returns whether the file changed; the caller plans any restart. The removed
 /// entries' secret-looking values are registered first: the diff of a removal shows them as
 /// removed lines, and they must be masked there exactly as `mcp add` masks them.
-pub fn remove_entries(
+pub(crate) fn remove_entries(
     draft: &mut Draft<'_>,
     layout: &Layout,
     rt: &Runtime,
@@ -137,7 +137,7 @@ pub fn remove_entries(
 /// removal left empty, so the file is as it was before its first server was added: what a
 /// factory reset wants (a device whose owner never added a server has no container). Returns
 /// whether the file changed.
-pub fn remove_entries_and_emptied_container(
+pub(crate) fn remove_entries_and_emptied_container(
     draft: &mut Draft<'_>,
     layout: &Layout,
     rt: &Runtime,
@@ -186,7 +186,7 @@ fn remove(
 
 /// Writes `entries` into `rt`'s container in one edit (an existing name is replaced exactly).
 /// Returns whether the file changed; the caller plans the restart.
-pub fn write_entries(
+pub(crate) fn write_entries(
     draft: &mut Draft<'_>,
     layout: &Layout,
     rt: &Runtime,
@@ -214,7 +214,7 @@ pub fn write_entries(
 }
 
 /// Plans the restart of `rt`'s unit, if it is running, after its MCP file changed.
-pub fn restart(draft: &mut Draft<'_>, rt: &Runtime) -> Result<()> {
+pub(crate) fn restart(draft: &mut Draft<'_>, rt: &Runtime) -> Result<()> {
     let unit = install::unit_name(draft.fs(), rt)?;
     draft.service(ServiceAction::RestartIfActive(unit));
     Ok(())

@@ -17,7 +17,7 @@ use crate::system::path::DevPath;
 
 /// One server as found in a runtime's file.
 #[derive(Clone, Debug)]
-pub struct Found {
+pub(crate) struct Found {
     pub name: String,
     /// The canonical entry, or why the native entry is not one.
     pub read: std::result::Result<Read, String>,
@@ -25,7 +25,7 @@ pub struct Found {
 
 /// A runtime's servers, in file order.
 #[derive(Clone, Debug)]
-pub struct Servers {
+pub(crate) struct Servers {
     pub file: DevPath,
     /// Whether the file exists.
     pub exists: bool,
@@ -33,14 +33,14 @@ pub struct Servers {
 }
 
 impl Servers {
-    pub fn get(&self, name: &str) -> Option<&Found> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Found> {
         self.servers.iter().find(|s| s.name == name)
     }
 }
 
 /// Reads `rt`'s servers. A file that cannot be parsed is an error naming its line; a container
 /// that is missing or not a map reads as no servers.
-pub fn read(draft: &Draft<'_>, layout: &Layout, rt: &Runtime) -> Result<Servers> {
+pub(crate) fn read(draft: &Draft<'_>, layout: &Layout, rt: &Runtime) -> Result<Servers> {
     let file = layout.path(rt.mcp.file);
     let Some(text) = draft.read_text(&file)? else {
         return Ok(Servers {

@@ -20,7 +20,7 @@ use super::{Entry, Remote, Server};
 use crate::runtime::McpStyle;
 
 /// The native entry for `entry` in `style`.
-pub fn to_native(style: McpStyle, entry: &Entry) -> Value {
+pub(crate) fn to_native(style: McpStyle, entry: &Entry) -> Value {
     let canonical = entry.to_value();
     let Value::Object(mut m) = canonical else {
         unreachable!("an entry is an object")
@@ -76,14 +76,14 @@ pub fn to_native(style: McpStyle, entry: &Entry) -> Value {
 
 /// A native entry read back, with the keys the canonical form does not carry.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Read {
+pub(crate) struct Read {
     pub entry: Entry,
     /// Keys of the native entry that the canonical entry leaves out (`timeout`, `cwd`, …).
     pub dropped: Vec<String>,
 }
 
 /// The canonical entry for a native `value` of `style`; `Err` says why it is not an entry.
-pub fn from_native(style: McpStyle, value: &Value) -> Result<Read, String> {
+pub(crate) fn from_native(style: McpStyle, value: &Value) -> Result<Read, String> {
     let Value::Object(m) = value else {
         return Err("the entry is not a map".into());
     };

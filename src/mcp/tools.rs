@@ -28,7 +28,7 @@ fn is_named(item: &Value, name: &str) -> bool {
 }
 
 /// Plans `{name, url, headers}` into `mcp_tools` (replacing a tool of the same name in place).
-pub fn plan_record(
+pub(crate) fn plan_record(
     draft: &mut Draft<'_>,
     path: &DevPath,
     name: &str,
@@ -50,7 +50,7 @@ pub fn plan_record(
 }
 
 /// Plans the tool `name` out of `mcp_tools`; `false` when it was not there.
-pub fn plan_forget(draft: &mut Draft<'_>, path: &DevPath, name: &str) -> Result<bool> {
+pub(crate) fn plan_forget(draft: &mut Draft<'_>, path: &DevPath, name: &str) -> Result<bool> {
     let items = current(draft, path)?;
     if !items.iter().any(|i| is_named(i, name)) {
         return Ok(false);

@@ -14,12 +14,12 @@ use crate::redact;
 use crate::system::path::DevPath;
 
 /// `<path>.bak-<nanoseconds>`.
-pub fn backup_path(path: &DevPath, nanos: u128) -> DevPath {
+pub(crate) fn backup_path(path: &DevPath, nanos: u128) -> DevPath {
     path.with_suffix(&format!(".bak-{nanos}"))
 }
 
 /// The mode of a copy of a file holding `content` whose own mode is `mode`.
-pub fn backup_mode(content: &[u8], mode: u32) -> u32 {
+pub(crate) fn backup_mode(content: &[u8], mode: u32) -> u32 {
     let mode = mode & 0o7777;
     let text = String::from_utf8_lossy(content);
     if redact::redact(&text) != text {
@@ -32,7 +32,11 @@ pub fn backup_mode(content: &[u8], mode: u32) -> u32 {
 /// Plans a copy of `path` as the plan has it now (before the edit that follows) under a fresh
 /// backup name, with the mode [`backup_mode`] gives. Nothing when `path` is not a file (there is
 /// nothing to lose). Returns the backup's path.
-pub fn plan_backup(draft: &mut Draft<'_>, path: &DevPath, reason: &str) -> Result<Option<DevPath>> {
+pub(crate) fn plan_backup(
+    draft: &mut Draft<'_>,
+    path: &DevPath,
+    reason: &str,
+) -> Result<Option<DevPath>> {
     let FileState::File { content, mode } = draft.state(path)? else {
         return Ok(None);
     };

@@ -20,13 +20,13 @@
 //! copy of what it replaces ([`backup`], with the file's own mode). A file whose content would not change is neither written nor backed
 //! up, so a second identical run plans nothing.
 
-pub mod backup;
-pub mod bundle;
+pub(crate) mod backup;
+pub(crate) mod bundle;
 pub mod entries;
 pub mod identity;
-pub mod migrator;
+pub(crate) mod migrator;
 pub mod rebrand;
-pub mod report;
+pub(crate) mod report;
 pub mod souls;
 pub mod user_profile;
 

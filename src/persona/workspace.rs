@@ -13,7 +13,7 @@ use super::migrator::Migrator;
 use crate::error::{Error, Result};
 
 /// Reads the layout into a bundle.
-pub fn read(src: &Source<'_, '_>) -> Result<PersonaBundle> {
+pub(crate) fn read(src: &Source<'_, '_>) -> Result<PersonaBundle> {
     let p = &src.rt.persona;
     let (soul, soul_from) = src.text(p.soul)?;
     let (identity, identity_from) = match p.identity {
@@ -48,7 +48,7 @@ pub fn read(src: &Source<'_, '_>) -> Result<PersonaBundle> {
 /// Writes a bundle into the layout: soul (identity card stripped), identity restored into
 /// IDENTITY.md, memory + daily into MEMORY.md, knowledge into KNOWLEDGE.md (when there is any),
 /// and the user profile.
-pub fn write(m: &mut Migrator<'_, '_>, b: &PersonaBundle) -> Result<()> {
+pub(crate) fn write(m: &mut Migrator<'_, '_>, b: &PersonaBundle) -> Result<()> {
     let p = m.rt.persona;
     let (Some(identity_loc), Some(knowledge_loc)) = (p.identity, p.knowledge) else {
         return Err(Error::internal(format!(

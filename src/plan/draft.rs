@@ -32,8 +32,8 @@ use crate::system::fs::{RootFs, text_from_bytes};
 use crate::system::path::DevPath;
 
 /// Mode for a new file when the planner does not ask for one.
-pub const DEFAULT_FILE_MODE: u32 = 0o644;
-pub const DEFAULT_DIR_MODE: u32 = 0o755;
+pub(crate) const DEFAULT_FILE_MODE: u32 = 0o644;
+pub(crate) const DEFAULT_DIR_MODE: u32 = 0o755;
 
 #[derive(Clone)]
 pub struct Draft<'a> {

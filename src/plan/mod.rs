@@ -6,7 +6,7 @@
 //! carried out by [`crate::apply`], so a preview can never disagree with the run. This module is
 //! pure: it does no I/O.
 
-pub mod draft;
+pub(crate) mod draft;
 pub mod render;
 
 pub use draft::Draft;

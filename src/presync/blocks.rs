@@ -21,31 +21,36 @@ use crate::runtime::RuntimeId;
 use crate::system::path::DevPath;
 
 /// Seeded below the soul block when SOUL.md has no owner text.
-pub const PERSONAL_SEED: &str = "## Personal\n\n_Owner-editable. Add notes about yourself, family, routines, or personality tweaks here. The block above is managed by the OS and will be refreshed on each update — keep your edits in this section._\n";
+pub(crate) const PERSONAL_SEED: &str = "## Personal\n\n_Owner-editable. Add notes about yourself, family, routines, or personality tweaks here. The block above is managed by the OS and will be refreshed on each update — keep your edits in this section._\n";
 
 /// Seeded below the block of claudecode's user-level CLAUDE.md when it has no owner text.
-pub const CLAUDE_NOTES_SEED: &str = "## Notes\n\n_Owner-editable. Add device-specific notes or personality tweaks here. The block above is managed by the OS and refreshed on each update — keep your edits in this section._\n";
+pub(crate) const CLAUDE_NOTES_SEED: &str = "## Notes\n\n_Owner-editable. Add device-specific notes or personality tweaks here. The block above is managed by the OS and refreshed on each update — keep your edits in this section._\n";
 
 /// First words of the legacy hermes skill-priority block (which also used the generic marker).
-pub const HERMES_SKILL_SENTINEL: &str = "**Skill priority (MANDATORY):**";
+pub(crate) const HERMES_SKILL_SENTINEL: &str = "**Skill priority (MANDATORY):**";
 
-pub const OPENCLAW_AGENTS: &str = include_str!("../../embedded/presync/blocks/openclaw-AGENTS.md");
-pub const PICOCLAW_AGENTS: &str = include_str!("../../embedded/presync/blocks/picoclaw-AGENTS.md");
-pub const HERMES_AGENTS: &str = include_str!("../../embedded/presync/blocks/hermes-AGENTS.md");
-pub const BRIDGE_AGENTS: &str = include_str!("../../embedded/presync/blocks/bridge-AGENTS.md");
-pub const USER_AGENTS: &str = include_str!("../../embedded/presync/blocks/USER-AGENTS.md");
-pub const CLAUDE_MD: &str = include_str!("../../embedded/presync/blocks/claudecode-CLAUDE.md");
-pub const HEARTBEAT: &str = include_str!("../../embedded/presync/blocks/HEARTBEAT.md");
-pub const KNOWLEDGE_SEED: &str = include_str!("../../embedded/presync/blocks/KNOWLEDGE.md");
+pub(crate) const OPENCLAW_AGENTS: &str =
+    include_str!("../../embedded/presync/blocks/openclaw-AGENTS.md");
+pub(crate) const PICOCLAW_AGENTS: &str =
+    include_str!("../../embedded/presync/blocks/picoclaw-AGENTS.md");
+pub(crate) const HERMES_AGENTS: &str =
+    include_str!("../../embedded/presync/blocks/hermes-AGENTS.md");
+pub(crate) const BRIDGE_AGENTS: &str =
+    include_str!("../../embedded/presync/blocks/bridge-AGENTS.md");
+pub(crate) const USER_AGENTS: &str = include_str!("../../embedded/presync/blocks/USER-AGENTS.md");
+pub(crate) const CLAUDE_MD: &str =
+    include_str!("../../embedded/presync/blocks/claudecode-CLAUDE.md");
+pub(crate) const HEARTBEAT: &str = include_str!("../../embedded/presync/blocks/HEARTBEAT.md");
+pub(crate) const KNOWLEDGE_SEED: &str = include_str!("../../embedded/presync/blocks/KNOWLEDGE.md");
 
 /// The honorific rule some runtimes' people-sync carries (hermes, claudecode, opencode).
-pub const HONORIFICS: &str = " A title or honorific heard in a voice turn (Mr, Ms, Miss, Mrs, anh, chị…) is not them telling you what to be called — speech recognition often invents one (\"…is Lee\" heard as \"Miss Lee\"): write the bare name, and never infer gender from a title, a name, a face or a voice. Keep a title only when they explicitly ask for it (\"call me Ms Lee\").";
+pub(crate) const HONORIFICS: &str = " A title or honorific heard in a voice turn (Mr, Ms, Miss, Mrs, anh, chị…) is not them telling you what to be called — speech recognition often invents one (\"…is Lee\" heard as \"Miss Lee\"): write the bare name, and never infer gender from a title, a name, a face or a voice. Keep a title only when they explicitly ask for it (\"call me Ms Lee\").";
 
 /// openclaw's heartbeat must end with a reply, or it posts an error to the owner's chat.
-pub const OPENCLAW_HEARTBEAT_ENDING: &str = "\n\n**Ending the heartbeat:** this pass is housekeeping, not a conversation. When it is done — including when there was nothing to do — reply with exactly `NO_REPLY` and nothing else. Never end with an empty reply: OpenClaw treats an empty heartbeat as a failure and posts \"Agent couldn't generate a response\" to the owner's chat.";
+pub(crate) const OPENCLAW_HEARTBEAT_ENDING: &str = "\n\n**Ending the heartbeat:** this pass is housekeeping, not a conversation. When it is done — including when there was nothing to do — reply with exactly `NO_REPLY` and nothing else. Never end with an empty reply: OpenClaw treats an empty heartbeat as a failure and posts \"Agent couldn't generate a response\" to the owner's chat.";
 
 /// The HEARTBEAT.md block body: `skip` is what to do when nothing is missing.
-pub fn heartbeat(skip: &str, honorifics: bool, ending: &str) -> String {
+pub(crate) fn heartbeat(skip: &str, honorifics: bool, ending: &str) -> String {
     fill(
         HEARTBEAT,
         &[
@@ -57,14 +62,14 @@ pub fn heartbeat(skip: &str, honorifics: bool, ending: &str) -> String {
 }
 
 /// Where the OS writes connector credentials (`<openclaw workspace>/configs`).
-pub fn connectors_dir(cx: &Cx<'_, '_>) -> String {
+pub(crate) fn connectors_dir(cx: &Cx<'_, '_>) -> String {
     cx.openclaw_dir().join("workspace/configs").to_string()
 }
 
 /// The device soul: the text `soul_ref` names, trimmed. `None` (with a warning when something
 /// is wrong) leaves SOUL.md's soul as it is: no profile or no `soul_ref`; an http(s) URL (never
 /// fetched on the boot path: the block SOUL.md already has stays); a missing or empty file.
-pub fn device_soul(cx: &mut Cx<'_, '_>) -> Result<Option<String>> {
+pub(crate) fn device_soul(cx: &mut Cx<'_, '_>) -> Result<Option<String>> {
     let robot = &cx.device.robot;
     let Some(reference) = robot.soul_ref.clone().filter(|r| !r.trim().is_empty()) else {
         return Ok(None);
@@ -112,7 +117,7 @@ pub fn device_soul(cx: &mut Cx<'_, '_>) -> Result<Option<String>> {
 /// openings), keeping only a `## Personal` section, so the owner's own `# Soul` went at the next
 /// boot without a copy. A default is recognised by its content here, and nothing else is
 /// discarded.
-pub fn upsert_soul(text: &str, soul: &str, rt: RuntimeId) -> (String, Option<String>) {
+pub(crate) fn upsert_soul(text: &str, soul: &str, rt: RuntimeId) -> (String, Option<String>) {
     let stripped = mdblock::strip_block(text, OS_MARKER);
     let mut rest: &str = &stripped;
     let mut discarded: Option<String> = None;
@@ -131,7 +136,7 @@ pub fn upsert_soul(text: &str, soul: &str, rt: RuntimeId) -> (String, Option<Str
 }
 
 /// `text` with `body` as its one OS block at the top (`seed` below it when nothing else is).
-pub fn upsert(text: &str, body: &str, seed: Option<&str>) -> String {
+pub(crate) fn upsert(text: &str, body: &str, seed: Option<&str>) -> String {
     let stripped = mdblock::strip_block(text, OS_MARKER);
     match seed {
         Some(seed) if stripped.trim().is_empty() => {
@@ -143,7 +148,7 @@ pub fn upsert(text: &str, body: &str, seed: Option<&str>) -> String {
 
 /// hermes SOUL.md without the legacy skill-priority rules (its own marker, or the generic marker
 /// around a body that opens with the sentinel); the rules live in `~/.hermes/AGENTS.md` now.
-pub fn strip_hermes_rules(text: &str) -> String {
+pub(crate) fn strip_hermes_rules(text: &str) -> String {
     let text = mdblock::strip_block(text, HERMES_SKILL_MARKER);
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let content = |l: &str| l.trim_end_matches(['\n', '\r']).to_string();
@@ -168,7 +173,7 @@ pub fn strip_hermes_rules(text: &str) -> String {
 }
 
 /// Plans `path` to hold `new` when it differs from what it holds (`None`: absent).
-pub fn write_md(
+pub(crate) fn write_md(
     cx: &mut Cx<'_, '_>,
     path: &DevPath,
     old: Option<&str>,
@@ -184,7 +189,7 @@ pub fn write_md(
 /// recognised). A block whose `---` end line is missing runs to the end of the file and is
 /// stripped whole (the marker promised osctl that text), so this is what keeps the owner's text
 /// below a damaged block.
-pub fn write_prompt(
+pub(crate) fn write_prompt(
     cx: &mut Cx<'_, '_>,
     path: &DevPath,
     old: Option<&str>,
@@ -246,7 +251,7 @@ fn line_counts(text: &str, skip_os: bool) -> HashMap<String, usize> {
 
 /// Whether going from `old` to `new` removes a line a person could have written (see
 /// [`write_prompt`]).
-pub fn removes_owner_lines(old: &str, new: &str, discarded: Option<&str>) -> bool {
+pub(crate) fn removes_owner_lines(old: &str, new: &str, discarded: Option<&str>) -> bool {
     let mut owner = line_counts(old, true);
     for (line, n) in line_counts(discarded.unwrap_or(""), false) {
         if let Some(have) = owner.get_mut(&line) {
@@ -260,7 +265,7 @@ pub fn removes_owner_lines(old: &str, new: &str, discarded: Option<&str>) -> boo
 }
 
 /// Upserts the OS block of a prompt file. `create`: write the file when it does not exist.
-pub fn ensure_block(
+pub(crate) fn ensure_block(
     cx: &mut Cx<'_, '_>,
     path: &DevPath,
     body: &str,
@@ -277,7 +282,7 @@ pub fn ensure_block(
 }
 
 /// The soul block of a workspace SOUL.md (nothing when the device has no soul).
-pub fn ensure_soul(cx: &mut Cx<'_, '_>, path: &DevPath, soul: Option<&str>) -> Result<()> {
+pub(crate) fn ensure_soul(cx: &mut Cx<'_, '_>, path: &DevPath, soul: Option<&str>) -> Result<()> {
     let Some(soul) = soul else {
         return Ok(());
     };
@@ -299,7 +304,7 @@ pub fn ensure_soul(cx: &mut Cx<'_, '_>, path: &DevPath, soul: Option<&str>) -> R
 /// blocks are taken out of the owner's text and put back together, so a second run gives the same
 /// text. The soul's own OS block is inlined as its body (without its marker lines), so the file
 /// holds one generic marker only.
-pub fn ensure_agents_with_persona(
+pub(crate) fn ensure_agents_with_persona(
     cx: &mut Cx<'_, '_>,
     ws: &DevPath,
     rules: &str,
@@ -330,7 +335,7 @@ pub fn ensure_agents_with_persona(
 }
 
 /// The persona inline block's body.
-pub fn persona_inline_body(soul: &str, name: Option<&str>, brand: &str) -> String {
+pub(crate) fn persona_inline_body(soul: &str, name: Option<&str>, brand: &str) -> String {
     const CAP: usize = 20_000;
     let soul = unwrap_os_block(soul);
     let mut soul = soul.trim().to_string();
@@ -373,7 +378,7 @@ fn unwrap_os_block(soul: &str) -> String {
 }
 
 /// The `**Name:**` of an IDENTITY.md (an unfilled `_(…)_` placeholder is no name).
-pub fn identity_name(text: &str) -> Option<String> {
+pub(crate) fn identity_name(text: &str) -> Option<String> {
     text.lines().find_map(|line| {
         let lower = line.to_ascii_lowercase();
         let at = lower.find("**name:**")?;
@@ -385,7 +390,7 @@ pub fn identity_name(text: &str) -> Option<String> {
 
 /// What differs between the bridge runtimes' OS blocks (codex, opencode): the rest of their boot
 /// onboarding is one piece, [`bridge_onboarding`].
-pub struct Bridge<'a> {
+pub(crate) struct Bridge<'a> {
     /// The CLI's command name and product name, as the blocks tell the agent.
     pub cli: &'a str,
     pub brand: &'a str,
@@ -401,7 +406,7 @@ pub struct Bridge<'a> {
 
 /// The bridge runtimes' boot onboarding: KNOWLEDGE.md seed, SOUL.md block, workspace AGENTS.md
 /// (device block and persona inline), HEARTBEAT.md block and the CLI's session-wide AGENTS.md.
-pub fn bridge_onboarding(
+pub(crate) fn bridge_onboarding(
     cx: &mut Cx<'_, '_>,
     ws: &DevPath,
     skills: &DevPath,

@@ -24,10 +24,10 @@ use crate::system::path::DevPath;
 const ENV_HEADER: &str = "# Keys osctl presync owns are kept in sync with /root/config/config.json; other lines are kept.\n";
 
 /// Mode of the secret files presync writes (`.env`, `.security.yml`, the BlueBubbles context).
-pub const SECRET_MODE: u32 = 0o600;
+pub(crate) const SECRET_MODE: u32 = 0o600;
 
 /// The context of one runtime's presync.
-pub struct Cx<'c, 'a> {
+pub(crate) struct Cx<'c, 'a> {
     pub draft: &'c mut Draft<'a>,
     pub device: &'c Device,
     /// config.json as planned so far (read through the draft).
@@ -45,7 +45,7 @@ pub struct Cx<'c, 'a> {
 }
 
 impl<'c, 'a> Cx<'c, 'a> {
-    pub fn new(
+    pub(crate) fn new(
         draft: &'c mut Draft<'a>,
         device: &'c Device,
         rt: &'static Runtime,
@@ -70,62 +70,62 @@ impl<'c, 'a> Cx<'c, 'a> {
     }
 
     /// Whether this run does more than the LLM wiring (the LLM carry-over runs only that part).
-    pub fn full(&self) -> bool {
+    pub(crate) fn full(&self) -> bool {
         self.scope == Scope::All
     }
 
     /// Whether osctl owns the native LLM settings (`llm_config_mode` is not `runtime`).
-    pub fn owns_llm(&self) -> bool {
+    pub(crate) fn owns_llm(&self) -> bool {
         self.mode != LlmMode::Runtime
     }
 
     /// A config.json string field when set and not empty.
-    pub fn val(&self, key: &str) -> Option<String> {
+    pub(crate) fn val(&self, key: &str) -> Option<String> {
         self.cfg.opt(key).map(str::to_string)
     }
 
-    pub fn path(&self, loc: Loc) -> DevPath {
+    pub(crate) fn path(&self, loc: Loc) -> DevPath {
         self.device.layout.path(loc)
     }
 
     /// `<agent home>/<rel>` (`/root/<rel>` by default).
-    pub fn home(&self, rel: &str) -> DevPath {
+    pub(crate) fn home(&self, rel: &str) -> DevPath {
         self.device.layout.agent_home.join(rel)
     }
 
-    pub fn workspace(&self) -> DevPath {
+    pub(crate) fn workspace(&self) -> DevPath {
         self.path(self.rt.workspace)
     }
 
     /// The openclaw config dir (`config.openclaw_config_dir`, default `/root/.openclaw`).
-    pub fn openclaw_dir(&self) -> DevPath {
+    pub(crate) fn openclaw_dir(&self) -> DevPath {
         self.device.layout.openclaw_dir.clone()
     }
 
-    pub fn warn(&mut self, message: impl Into<String>) {
+    pub(crate) fn warn(&mut self, message: impl Into<String>) {
         self.draft
             .warn(format!("presync {}: {}", self.rt.name, message.into()));
     }
 
-    pub fn text(&self, path: &DevPath) -> Result<Option<String>> {
+    pub(crate) fn text(&self, path: &DevPath) -> Result<Option<String>> {
         self.draft.read_text(path)
     }
 
-    pub fn exists(&self, path: &DevPath) -> Result<bool> {
+    pub(crate) fn exists(&self, path: &DevPath) -> Result<bool> {
         self.draft.exists(path)
     }
 
-    pub fn is_dir(&self, path: &DevPath) -> Result<bool> {
+    pub(crate) fn is_dir(&self, path: &DevPath) -> Result<bool> {
         self.draft.is_dir(path)
     }
 
     /// An executable regular file on the device (a runtime's binary).
-    pub fn is_executable(&self, path: &DevPath) -> Result<bool> {
+    pub(crate) fn is_executable(&self, path: &DevPath) -> Result<bool> {
         self.draft.fs().is_executable(path)
     }
 
     /// Plans `path` to hold `content` (`mode`: see [`Draft::write`]).
-    pub fn write(
+    pub(crate) fn write(
         &mut self,
         path: &DevPath,
         content: impl Into<Vec<u8>>,
@@ -137,19 +137,19 @@ impl<'c, 'a> Cx<'c, 'a> {
     }
 
     /// Writes `content` only when the file does not exist yet.
-    pub fn seed(&mut self, path: &DevPath, content: &str, reason: &str) -> Result<()> {
+    pub(crate) fn seed(&mut self, path: &DevPath, content: &str, reason: &str) -> Result<()> {
         if !self.exists(path)? {
             self.write(path, content, None, reason)?;
         }
         Ok(())
     }
 
-    pub fn remove(&mut self, path: &DevPath, reason: &str) -> Result<()> {
+    pub(crate) fn remove(&mut self, path: &DevPath, reason: &str) -> Result<()> {
         self.changed |= self.draft.remove(path, reason)?;
         Ok(())
     }
 
-    pub fn mkdir(&mut self, path: &DevPath, reason: &str) -> Result<()> {
+    pub(crate) fn mkdir(&mut self, path: &DevPath, reason: &str) -> Result<()> {
         self.changed |= self.draft.mkdir(path, reason)?;
         Ok(())
     }
@@ -157,7 +157,7 @@ impl<'c, 'a> Cx<'c, 'a> {
     /// Plans a program to run after every file change of this presync, on the live device only
     /// (printed otherwise). Programs run last because they may rewrite files this presync
     /// also plans, and a file that changes under a plan stops it.
-    pub fn command(
+    pub(crate) fn command(
         &mut self,
         argv: &[&str],
         env: &[(&str, String)],
@@ -180,7 +180,7 @@ impl<'c, 'a> Cx<'c, 'a> {
     }
 
     /// Opens a structured native file for editing (an empty document when it does not exist).
-    pub fn doc(&self, path: &DevPath, format: Format) -> Result<DocEdit> {
+    pub(crate) fn doc(&self, path: &DevPath, format: Format) -> Result<DocEdit> {
         let original = self.text(path)?;
         let doc = Doc::parse_or_empty(format, original.as_deref(), &path.to_string())?;
         // Secret files only: the others' values would be converted for nothing on the boot
@@ -208,7 +208,7 @@ impl<'c, 'a> Cx<'c, 'a> {
     }
 
     /// Opens a `.env` file for editing (empty when it does not exist).
-    pub fn dotenv(&self, path: &DevPath) -> Result<EnvEdit> {
+    pub(crate) fn dotenv(&self, path: &DevPath) -> Result<EnvEdit> {
         let original = self.text(path)?;
         let env = match &original {
             Some(text) => DotEnv::parse(text, &path.to_string())?,
@@ -232,7 +232,12 @@ impl<'c, 'a> Cx<'c, 'a> {
     /// file that does not exist (or is empty) is written only when something was set in it.
     /// With `mode` given, an unchanged file still gets that mode (a secret file left 0644 is
     /// healed).
-    pub fn save_doc(&mut self, edit: DocEdit, mode: Option<u32>, reason: &str) -> Result<()> {
+    pub(crate) fn save_doc(
+        &mut self,
+        edit: DocEdit,
+        mode: Option<u32>,
+        reason: &str,
+    ) -> Result<()> {
         let text = edit.doc.text();
         let nothing_set = || edit.doc.value().as_object().is_none_or(|m| m.is_empty());
         let unchanged = match &edit.original {
@@ -249,7 +254,7 @@ impl<'c, 'a> Cx<'c, 'a> {
     }
 
     /// Writes a `.env` file back (mode 0600) when its text changed or its mode is not 0600.
-    pub fn save_env(&mut self, edit: EnvEdit, reason: &str) -> Result<()> {
+    pub(crate) fn save_env(&mut self, edit: EnvEdit, reason: &str) -> Result<()> {
         if edit.original.is_none() && edit.env.keys().is_empty() {
             return Ok(());
         }
@@ -260,7 +265,7 @@ impl<'c, 'a> Cx<'c, 'a> {
     /// Copies a file or a folder tree from `from` to `to` as planned writes (modes kept,
     /// symbolic links skipped with a warning). Used by the one-time migrates only: the boot
     /// path never walks a tree.
-    pub fn copy_tree(&mut self, from: &DevPath, to: &DevPath, reason: &str) -> Result<()> {
+    pub(crate) fn copy_tree(&mut self, from: &DevPath, to: &DevPath, reason: &str) -> Result<()> {
         let fs = self.draft.fs();
         match fs.lstat(from)?.map(|m| m.kind) {
             Some(Kind::Symlink) => {
@@ -285,7 +290,7 @@ impl<'c, 'a> Cx<'c, 'a> {
     /// The device's LAN address (for the BlueBubbles webhook), found once and only on the live
     /// device: the source address the kernel would use towards a public address (a UDP
     /// `connect` sends nothing).
-    pub fn lan_ip(&mut self) -> Option<String> {
+    pub(crate) fn lan_ip(&mut self) -> Option<String> {
         if self.lan_ip.is_none() {
             let found = if self.draft.fs().is_live() {
                 crate::system::net::lan_address()
@@ -299,31 +304,31 @@ impl<'c, 'a> Cx<'c, 'a> {
 }
 
 /// A structured file being edited.
-pub struct DocEdit {
+pub(crate) struct DocEdit {
     pub path: DevPath,
     original: Option<String>,
     pub doc: Doc,
 }
 
 impl DocEdit {
-    pub fn get(&self, path: &[&str]) -> Option<Value> {
+    pub(crate) fn get(&self, path: &[&str]) -> Option<Value> {
         self.doc.get(path)
     }
 
-    pub fn get_str(&self, path: &[&str]) -> Option<String> {
+    pub(crate) fn get_str(&self, path: &[&str]) -> Option<String> {
         match self.doc.get(path) {
             Some(Value::String(s)) if !s.trim().is_empty() => Some(s),
             _ => None,
         }
     }
 
-    pub fn set(&mut self, path: &[&str], value: impl Into<Value>) -> Result<()> {
+    pub(crate) fn set(&mut self, path: &[&str], value: impl Into<Value>) -> Result<()> {
         self.doc.set(path, value.into())?;
         Ok(())
     }
 
     /// Sets `path` only when it is absent (or null).
-    pub fn default(&mut self, path: &[&str], value: impl Into<Value>) -> Result<()> {
+    pub(crate) fn default(&mut self, path: &[&str], value: impl Into<Value>) -> Result<()> {
         if matches!(self.doc.get(path), None | Some(Value::Null)) {
             self.doc.set(path, value.into())?;
         }
@@ -332,19 +337,19 @@ impl DocEdit {
 
     /// Sets the leaves of `value` under `path`, never removing a key: one edit for several
     /// owned keys (each YAML edit is re-parsed to verify it, so fewer edits cost less).
-    pub fn merge(&mut self, path: &[&str], value: Value) -> Result<()> {
+    pub(crate) fn merge(&mut self, path: &[&str], value: Value) -> Result<()> {
         self.doc.merge(path, value)?;
         Ok(())
     }
 
-    pub fn remove(&mut self, path: &[&str]) -> Result<()> {
+    pub(crate) fn remove(&mut self, path: &[&str]) -> Result<()> {
         self.doc.remove(path)?;
         Ok(())
     }
 
     /// Adds `item` to the string list at `path` unless it is there (a missing or non-list value
     /// becomes `[item]`).
-    pub fn add_to_list(&mut self, path: &[&str], item: &str) -> Result<()> {
+    pub(crate) fn add_to_list(&mut self, path: &[&str], item: &str) -> Result<()> {
         let mut list = match self.doc.get(path) {
             Some(Value::Array(items)) => items,
             _ => Vec::new(),
@@ -357,24 +362,24 @@ impl DocEdit {
 }
 
 /// A `.env` file being edited.
-pub struct EnvEdit {
+pub(crate) struct EnvEdit {
     pub path: DevPath,
     original: Option<String>,
     pub env: DotEnv,
 }
 
 impl EnvEdit {
-    pub fn get(&self, key: &str) -> Option<String> {
+    pub(crate) fn get(&self, key: &str) -> Option<String> {
         self.env.get(key)
     }
 
-    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+    pub(crate) fn set(&mut self, key: &str, value: &str) -> Result<()> {
         self.env.set(key, value)?;
         Ok(())
     }
 
     /// Sets `key` when `value` is present: an empty config.json field never clears a value.
-    pub fn set_some(&mut self, key: &str, value: Option<&str>) -> Result<()> {
+    pub(crate) fn set_some(&mut self, key: &str, value: Option<&str>) -> Result<()> {
         match value {
             Some(v) => self.set(key, v),
             None => Ok(()),
@@ -382,14 +387,14 @@ impl EnvEdit {
     }
 
     /// Sets `key` only when the file does not assign it yet.
-    pub fn default(&mut self, key: &str, value: &str) -> Result<()> {
+    pub(crate) fn default(&mut self, key: &str, value: &str) -> Result<()> {
         if self.env.get(key).is_none() {
             self.set(key, value)?;
         }
         Ok(())
     }
 
-    pub fn remove(&mut self, key: &str) {
+    pub(crate) fn remove(&mut self, key: &str) {
         self.env.remove(key);
     }
 }
@@ -413,7 +418,7 @@ fn register_secrets(key: &str, value: &Value) {
 }
 
 /// Replaces `${NAME}` placeholders in an embedded text.
-pub fn fill(template: &str, vars: &[(&str, &str)]) -> String {
+pub(crate) fn fill(template: &str, vars: &[(&str, &str)]) -> String {
     let mut out = template.to_string();
     for (name, value) in vars {
         out = out.replace(&format!("${{{name}}}"), value);

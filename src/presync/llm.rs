@@ -3,19 +3,19 @@
 //! which hosts are the OS's own.
 
 /// The default endpoint, with the `/v1` the OpenAI-style clients need.
-pub const DEFAULT_BASE_URL: &str = "https://campaign-api.autonomous.ai/api/v1/ai/v1";
+pub(crate) const DEFAULT_BASE_URL: &str = "https://campaign-api.autonomous.ai/api/v1/ai/v1";
 
 /// The default endpoint without `/v1` (hermes and Claude Code speak Anthropic messages there).
-pub const DEFAULT_BASE_URL_AI: &str = "https://campaign-api.autonomous.ai/api/v1/ai";
+pub(crate) const DEFAULT_BASE_URL_AI: &str = "https://campaign-api.autonomous.ai/api/v1/ai";
 
 /// The model alias; it resolves only at campaign-api, so a custom base URL must use `llm_model`.
-pub const DEFAULT_MODEL: &str = "Auto-AI";
+pub(crate) const DEFAULT_MODEL: &str = "Auto-AI";
 
 /// The vision model hermes and picoclaw are wired to.
-pub const VISION_MODEL: &str = "qwen/qwen3.6-plus";
+pub(crate) const VISION_MODEL: &str = "qwen/qwen3.6-plus";
 
 /// `url` without trailing slashes, ending in `/v1`.
-pub fn with_v1(url: &str) -> String {
+pub(crate) fn with_v1(url: &str) -> String {
     let url = url.trim().trim_end_matches('/');
     if url.ends_with("/v1") {
         url.to_string()
@@ -25,13 +25,13 @@ pub fn with_v1(url: &str) -> String {
 }
 
 /// `url` without trailing slashes and without a final `/v1`.
-pub fn without_v1(url: &str) -> String {
+pub(crate) fn without_v1(url: &str) -> String {
     let url = url.trim().trim_end_matches('/');
     url.strip_suffix("/v1").unwrap_or(url).to_string()
 }
 
 /// The URL's host, lowercased (`None` when it has none).
-pub fn host(url: &str) -> Option<String> {
+pub(crate) fn host(url: &str) -> Option<String> {
     let rest = url.trim().split_once("://").map(|(_, r)| r)?;
     let authority = rest.split(['/', '?', '#']).next()?;
     let authority = authority.rsplit('@').next()?;
@@ -44,13 +44,13 @@ pub fn host(url: &str) -> Option<String> {
 }
 
 /// campaign-api, where the `Auto-AI` alias resolves (an empty URL means the default, so it is).
-pub fn is_campaign(url: Option<&str>) -> bool {
+pub(crate) fn is_campaign(url: Option<&str>) -> bool {
     url.is_none_or(|u| u.trim().is_empty() || u.contains("campaign-api.autonomous.ai"))
 }
 
 /// An endpoint of the OS's own (hosts `autonomous.ai`, `autonomousdev.xyz` and their
 /// subdomains); an empty or unparsable URL counts as the default, so as the OS's own.
-pub fn is_autonomous_host(url: Option<&str>) -> bool {
+pub(crate) fn is_autonomous_host(url: Option<&str>) -> bool {
     let Some(url) = url.map(str::trim).filter(|u| !u.is_empty()) else {
         return true;
     };
@@ -64,7 +64,7 @@ pub fn is_autonomous_host(url: Option<&str>) -> bool {
 
 /// upstream's `NormalizeBaseURL`: trailing slashes trimmed, and `/v1` appended when the URL is
 /// on a campaign-api host and ends in `/ai`.
-pub fn normalize_base_url(url: &str) -> String {
+pub(crate) fn normalize_base_url(url: &str) -> String {
     let url = url.trim().trim_end_matches('/');
     let campaign = host(url).is_some_and(|h| h.starts_with("campaign-api."));
     if campaign && url.ends_with("/ai") {

@@ -34,7 +34,7 @@
 
 pub(crate) mod blocks;
 pub(crate) mod core;
-pub mod llm;
+pub(crate) mod llm;
 
 use crate::device::Device;
 use crate::error::Result;
@@ -45,7 +45,7 @@ use self::core::Cx;
 
 /// What a presync plans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub(crate) enum Scope {
     /// Everything: LLM wiring, gateway, channels, OS blocks, one-time steps.
     All,
     /// Only the LLM provider, model, base URL and key (the LLM carry-over, docs/device-contract.md
@@ -55,7 +55,7 @@ pub enum Scope {
 
 /// What a presync planned.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     pub runtime: RuntimeId,
     /// False when this build has no presync for the runtime (all six have one).
     pub available: bool,
@@ -68,19 +68,19 @@ pub struct Report {
 }
 
 /// Plans the presync of `rt` into `draft`. On error the draft is left as it was.
-pub fn plan(draft: &mut Draft<'_>, device: &Device, rt: RuntimeId) -> Result<Report> {
+pub(crate) fn plan(draft: &mut Draft<'_>, device: &Device, rt: RuntimeId) -> Result<Report> {
     plan_with(draft, device, rt, Scope::All, true)
 }
 
 /// Plans only the LLM wiring of `rt` (the LLM carry-over writes the key and base URL it saved
 /// into config.json this way).
-pub fn plan_llm(draft: &mut Draft<'_>, device: &Device, rt: RuntimeId) -> Result<Report> {
+pub(crate) fn plan_llm(draft: &mut Draft<'_>, device: &Device, rt: RuntimeId) -> Result<Report> {
     plan_with(draft, device, rt, Scope::Llm, false)
 }
 
 /// Plans presync with `scope`; `commands: false` plans no program (the settle pass that follows
 /// a run whose programs may have rewritten files).
-pub fn plan_with(
+pub(crate) fn plan_with(
     draft: &mut Draft<'_>,
     device: &Device,
     rt: RuntimeId,

@@ -20,7 +20,7 @@ use crate::runtime::Channel;
 const MARKER: &str = "channels_applied_runtime";
 const UNSUPPORTED: &str = "channels_unsupported";
 
-pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
+pub(crate) fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     let device = input.device;
     let active = input.active;
     let config_path = device.env.config_json();

@@ -27,7 +27,7 @@ use crate::system::path::DevPath;
 
 const MARKER: &str = "llm_config_applied_runtime";
 
-pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
+pub(crate) fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     let device = input.device;
     let path = device.env.config_json();
     let cfg = match draft.read_text(&path)? {
@@ -155,7 +155,7 @@ fn read_native(
 
 /// Read access to a runtime's own files, through the draft, for its LLM source
 /// (`Runtime::llm_source`).
-pub struct NativeFiles<'d, 'a> {
+pub(crate) struct NativeFiles<'d, 'a> {
     draft: &'d Draft<'a>,
     pub layout: &'d Layout,
     /// The runtime's home.
@@ -164,7 +164,7 @@ pub struct NativeFiles<'d, 'a> {
 
 impl NativeFiles<'_, '_> {
     /// The value of a structured file; `None` when it does not exist.
-    pub fn value(&self, path: &DevPath, format: Format) -> Result<Option<Value>> {
+    pub(crate) fn value(&self, path: &DevPath, format: Format) -> Result<Option<Value>> {
         match self.draft.read_text(path)? {
             Some(text) => native::parse_value(path, &text, format).map(Some),
             None => Ok(None),
@@ -172,7 +172,7 @@ impl NativeFiles<'_, '_> {
     }
 
     /// The value of `key` in a `.env` file; `None` when the file or the key is absent.
-    pub fn env(&self, path: &DevPath, key: &str) -> Result<Option<String>> {
+    pub(crate) fn env(&self, path: &DevPath, key: &str) -> Result<Option<String>> {
         match self.draft.read_text(path)? {
             Some(text) => Ok(DotEnv::parse(&text, &path.to_string())?.get(key)),
             None => Ok(None),
@@ -181,7 +181,7 @@ impl NativeFiles<'_, '_> {
 }
 
 /// A string value, trimmed; `None` when it is absent, not a string or empty.
-pub fn text(v: Option<&Value>) -> Option<String> {
+pub(crate) fn text(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str)
         .map(str::trim)
         .filter(|s| !s.is_empty())

@@ -20,7 +20,7 @@ use crate::plan::Draft;
 
 const MARKER: &str = "mcp_applied_runtime";
 
-pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
+pub(crate) fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     let device = input.device;
     let active = input.active;
     let config_path = device.env.config_json();

@@ -29,7 +29,7 @@ use crate::plan::Draft;
 use crate::system::path::DevPath;
 
 /// `/var/lib/osctl/mcp-tools.json`.
-pub fn record_path() -> DevPath {
+pub(crate) fn record_path() -> DevPath {
     DevPath::new(STATE_DIR).join("mcp-tools.json")
 }
 
@@ -102,7 +102,7 @@ fn tool(item: &Value) -> std::result::Result<(String, Entry), String> {
 }
 
 /// A digest of an entry that ignores header order (the runtimes' files do not keep it).
-pub fn digest(entry: &Entry) -> String {
+pub(crate) fn digest(entry: &Entry) -> String {
     let mut h = Sha256::new();
     match &entry.server {
         Server::Remote { kind, url, headers } => {
@@ -147,7 +147,7 @@ fn load_record(draft: &Draft<'_>) -> Result<BTreeMap<String, BTreeMap<String, St
     Ok(out)
 }
 
-pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
+pub(crate) fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     let device = input.device;
     let active = input.active;
     let rt = active.spec();

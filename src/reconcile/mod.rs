@@ -17,12 +17,12 @@
 //! 4 when the only change was rolled back, 1 when a step could not be planned and nothing else
 //! changed.
 
-pub mod channels;
-pub mod llm;
-pub mod mcp;
-pub mod mcp_tools;
-pub mod persona;
-pub mod seed;
+pub(crate) mod channels;
+pub(crate) mod llm;
+pub(crate) mod mcp;
+pub(crate) mod mcp_tools;
+pub(crate) mod persona;
+pub(crate) mod seed;
 
 use crate::apply::{self, Target};
 use crate::device::Device;
@@ -153,7 +153,7 @@ impl StepReport {
 }
 
 /// What every step is given.
-pub struct Input<'a> {
+pub(crate) struct Input<'a> {
     pub device: &'a Device,
     /// The runtime the device runs now (config.json, else the resolution chain).
     pub active: RuntimeId,
@@ -219,7 +219,7 @@ pub struct Planned {
 
 /// Plans `steps` for a preview: each on the draft the ones before it leave (one phase of `draft`
 /// each), exactly as [`run`] plans each on the device the ones before it left.
-pub fn preview(
+pub(crate) fn preview(
     draft: &mut Draft<'_>,
     device: &Device,
     steps: &[StepName],
@@ -271,7 +271,12 @@ pub struct Ran {
 /// is rolled back alone, keeps its marker and is reported failed; the next steps go on. The
 /// caller holds the device lock. Returns an error only when a program a step runs first could
 /// not be started.
-pub fn run(t: &Target<'_>, device: &Device, steps: &[StepName], now: i64) -> Result<Vec<Ran>> {
+pub(crate) fn run(
+    t: &Target<'_>,
+    device: &Device,
+    steps: &[StepName],
+    now: i64,
+) -> Result<Vec<Ran>> {
     let mut out = Vec::new();
     for &step in steps {
         // An interrupt ends the run between steps: the step it stopped rolled itself back, and
@@ -328,7 +333,7 @@ pub fn run(t: &Target<'_>, device: &Device, steps: &[StepName], now: i64) -> Res
 /// one it stopped was rolled back, the rest did not run); 5 (partly applied) when some steps
 /// landed and some did not, or a rollback did not finish; 4 when the only change was rolled
 /// back; 1 when a step could not be planned and nothing else changed.
-pub fn verdict(asked: &[StepName], ran: &[Ran]) -> Option<Error> {
+pub(crate) fn verdict(asked: &[StepName], ran: &[Ran]) -> Option<Error> {
     // A signal that came after the last step had finished stopped nothing: the run ends as
     // it would have (the apply engine warned that it finished the change).
     let every_step_ran = asked
@@ -490,7 +495,7 @@ fn as_planned(draft: &Draft<'_>, device: &Device) -> Result<Device> {
 }
 
 /// Plans one step into `draft`. On error nothing of the step stays in the draft.
-pub fn plan_step(draft: &mut Draft<'_>, input: &Input<'_>, step: StepName) -> StepReport {
+pub(crate) fn plan_step(draft: &mut Draft<'_>, input: &Input<'_>, step: StepName) -> StepReport {
     let checkpoint = draft.checkpoint();
     let result: Result<StepReport> = match step {
         StepName::Seed => seed::plan(draft, input),

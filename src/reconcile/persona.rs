@@ -16,7 +16,7 @@ use crate::persona::{self, Options};
 use crate::plan::Draft;
 use crate::runtime::RuntimeId;
 
-pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
+pub(crate) fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     let path = input.device.env.agent_state();
     let mut state = match draft.read_text(&path)? {
         Some(text) if !text.trim().is_empty() => {

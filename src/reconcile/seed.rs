@@ -12,7 +12,7 @@ use crate::device::config;
 use crate::error::Result;
 use crate::plan::Draft;
 
-pub fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
+pub(crate) fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepReport> {
     let device = input.device;
     if let Some(rt) = device.config.agent_runtime()? {
         return Ok(StepReport::new(

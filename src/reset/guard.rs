@@ -27,7 +27,7 @@ use crate::error::{Error, Result};
 use crate::system::fs::RootFs;
 use crate::system::path::DevPath;
 
-pub struct Guard {
+pub(crate) struct Guard {
     /// Real paths that may not be removed, nor a folder above them, with what they are.
     protected: Vec<(DevPath, String)>,
     /// Host paths of mount points.
@@ -36,7 +36,7 @@ pub struct Guard {
 }
 
 impl Guard {
-    pub fn new(
+    pub(crate) fn new(
         fs: &RootFs,
         protected: Vec<(DevPath, String)>,
         mounts: Vec<PathBuf>,
@@ -58,12 +58,17 @@ impl Guard {
 
     /// Where `path` really is: folders above it resolved under the root, the last component not
     /// followed. An error if that is not inside the root.
-    pub fn inside(&self, fs: &RootFs, path: &DevPath) -> Result<DevPath> {
+    pub(crate) fn inside(&self, fs: &RootFs, path: &DevPath) -> Result<DevPath> {
         inside(fs, path)
     }
 
     /// Whether `real` (where `path` really is) may be removed; a refusal is recorded otherwise.
-    pub fn check_removal(&mut self, fs: &RootFs, path: &DevPath, real: &DevPath) -> Result<bool> {
+    pub(crate) fn check_removal(
+        &mut self,
+        fs: &RootFs,
+        path: &DevPath,
+        real: &DevPath,
+    ) -> Result<bool> {
         let shown = if real == path {
             real.to_string()
         } else {
@@ -100,7 +105,7 @@ impl Guard {
     }
 
     /// A file a reset edits in place must not be a mount point (a bind-mounted file).
-    pub fn check_edit(&mut self, fs: &RootFs, real: &DevPath) -> Result<()> {
+    pub(crate) fn check_edit(&mut self, fs: &RootFs, real: &DevPath) -> Result<()> {
         let host = fs.host(real)?;
         if self.mounts.contains(&host) {
             self.refuse(format!("{real} is a mount point"));
@@ -116,7 +121,7 @@ impl Guard {
     }
 
     /// Ok when nothing was refused; otherwise the error that stops the reset.
-    pub fn finish(&self) -> Result<()> {
+    pub(crate) fn finish(&self) -> Result<()> {
         if self.refusals.is_empty() {
             return Ok(());
         }
@@ -138,7 +143,7 @@ impl Guard {
 }
 
 /// See [`Guard::inside`].
-pub fn inside(fs: &RootFs, path: &DevPath) -> Result<DevPath> {
+pub(crate) fn inside(fs: &RootFs, path: &DevPath) -> Result<DevPath> {
     let host = fs.host_nofollow(path)?;
     match host.strip_prefix(fs.root()) {
         Ok(rel) => Ok(DevPath::new(rel)),

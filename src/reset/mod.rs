@@ -36,9 +36,9 @@
 //! and configs, osctl's own journal) can be removed, nor a folder above it. Rules that clear a
 //! whole folder by listing it do not list through a symlinked folder.
 
-pub mod guard;
-pub mod owner;
-pub mod render;
+pub(crate) mod guard;
+pub(crate) mod owner;
+pub(crate) mod render;
 
 use std::path::PathBuf;
 
@@ -59,7 +59,7 @@ use guard::Guard;
 
 /// Device paths a reset removes besides config.json, agent_state.json and the log spool, whose
 /// places follow the device's overrides ([`DeviceEnv`]).
-pub const DEVICE_PATHS: &[&str] = &[
+pub(crate) const DEVICE_PATHS: &[&str] = &[
     "/root/local/users",
     "/root/local/strangers",
     "/var/lib/hal/snapshots",
@@ -81,7 +81,7 @@ const WIFI_SECRET_KEYS: &[&str] = &[
 ];
 
 /// What the reset planner needs.
-pub struct Input<'a> {
+pub(crate) struct Input<'a> {
     pub device: &'a Device,
     pub active: RuntimeId,
     /// Keep the active runtime's own state: only stop its unit, then wipe the device paths and
@@ -93,7 +93,7 @@ pub struct Input<'a> {
 
 /// A reset, in two parts carried out in order.
 #[derive(Debug, Default)]
-pub struct ResetPlan {
+pub(crate) struct ResetPlan {
     /// Service actions and the active runtime's own commands that come before its files. They
     /// change files osctl cannot foresee (`hermes setup --reset`), so the command runs them
     /// first and plans the files again afterwards.
@@ -107,7 +107,7 @@ pub struct ResetPlan {
 
 impl ResetPlan {
     /// Both parts as one plan, for the preview and the confirmation.
-    pub fn combined(&self) -> Plan {
+    pub(crate) fn combined(&self) -> Plan {
         let mut plan = self.runtime.clone();
         plan.extend(self.files.clone());
         plan
@@ -118,13 +118,13 @@ impl ResetPlan {
 /// every command reads it: the active runtime then comes from the image default, ROBOT.md or
 /// the built-in default, as it does on the device. A config.json that is there but unreadable
 /// stops the reset: without it osctl cannot tell which runtime's state to wipe.
-pub fn load_device(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
+pub(crate) fn load_device(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
     Device::load(fs, env)
 }
 
 /// Plans a reset. Refusals (a mount point in the way, a kept path that a rule would remove)
 /// stop it with exit 1 before anything is written.
-pub fn plan(fs: &RootFs, input: &Input<'_>) -> Result<ResetPlan> {
+pub(crate) fn plan(fs: &RootFs, input: &Input<'_>) -> Result<ResetPlan> {
     // The diff of a removed MCP container (a codex home emptied whole) shows its servers'
     // headers and env: register them as every MCP command does. A file that cannot be read is
     // the owner scrub's to report, if it is still there by then.
@@ -606,7 +606,7 @@ fn persona_files(rt: &Runtime) -> Vec<crate::runtime::Loc> {
 }
 
 /// `SOUL.md.bak-1751846400123456789` is a backup of `SOUL.md` (migration's `<dest>.bak-<nanos>`).
-pub fn is_backup_of(name: &str, base: &str) -> bool {
+pub(crate) fn is_backup_of(name: &str, base: &str) -> bool {
     name.strip_prefix(base)
         .and_then(|rest| rest.strip_prefix(".bak-"))
         .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))

@@ -72,12 +72,12 @@ const OWNER_FIELDS: &[&str] = &[
 /// The values of config.json that came from the owner, as they are searched for in the
 /// runtimes' files.
 #[derive(Clone, Debug, Default)]
-pub struct OwnerValues {
+pub(crate) struct OwnerValues {
     values: BTreeSet<String>,
 }
 
 impl OwnerValues {
-    pub fn from_config(config: &DeviceConfig) -> OwnerValues {
+    pub(crate) fn from_config(config: &DeviceConfig) -> OwnerValues {
         let mut out = OwnerValues::default();
         for ch in CHANNELS {
             for field in channel_fields(ch) {
@@ -127,7 +127,7 @@ impl OwnerValues {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
 
@@ -356,7 +356,10 @@ fn scrub_doc(
 
 /// What a reset plan takes out of each runtime's native files: per file, each removed leaf
 /// (`channels.telegram.botToken = 123…mple`), masked. For the listing and `--json`.
-pub fn cleared(plan: &Plan, layout: &crate::device::paths::Layout) -> Vec<(DevPath, Vec<String>)> {
+pub(crate) fn cleared(
+    plan: &Plan,
+    layout: &crate::device::paths::Layout,
+) -> Vec<(DevPath, Vec<String>)> {
     let mut formats: Vec<(DevPath, Format)> = Vec::new();
     for rt in REGISTRY {
         for (loc, format) in rt

@@ -9,13 +9,13 @@ use crate::system::path::DevPath;
 
 /// Files and bytes a plan deletes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Totals {
+pub(crate) struct Totals {
     pub paths: u64,
     pub files: u64,
     pub bytes: u64,
 }
 
-pub fn totals(plan: &Plan) -> Totals {
+pub(crate) fn totals(plan: &Plan) -> Totals {
     let mut t = Totals::default();
     for c in plan.file_changes() {
         if c.kind() == ChangeKind::Delete {
@@ -49,7 +49,7 @@ fn files_bytes(files: u64, bytes: u64) -> String {
 /// `reboot`: the reset ends with `systemctl reboot`, after its journal is committed.
 /// `cleared`: per native file, the previous owner's values the plan takes out of it, each
 /// listed under the file's line.
-pub fn listing(
+pub(crate) fn listing(
     plan: &Plan,
     cleared: &[(DevPath, Vec<String>)],
     live: bool,

@@ -15,7 +15,7 @@ use crate::system::path::DevPath;
 use crate::system::process::{self, Run};
 
 /// Where systemd looks for unit files, most specific first.
-pub const UNIT_DIRS: &[&str] = &[
+pub(crate) const UNIT_DIRS: &[&str] = &[
     "/etc/systemd/system",
     "/run/systemd/system",
     "/usr/local/lib/systemd/system",
@@ -37,14 +37,14 @@ const VERIFY_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "result", content = "detail", rename_all = "kebab-case")]
-pub enum Verified {
+pub(crate) enum Verified {
     /// The hook (or the file check standing in for it) passed.
     Passed(String),
     Failed(String),
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct InstallState {
+pub(crate) struct InstallState {
     /// The unit, without `.service`.
     pub unit: String,
     /// Where its unit file is, if anywhere.
@@ -53,12 +53,12 @@ pub struct InstallState {
 }
 
 impl InstallState {
-    pub fn installed(&self) -> bool {
+    pub(crate) fn installed(&self) -> bool {
         self.unit_file.is_some() && matches!(self.verify, Verified::Passed(_))
     }
 
     /// Why it is not installed (or `installed`), in a few words.
-    pub fn reason(&self) -> String {
+    pub(crate) fn reason(&self) -> String {
         match (&self.unit_file, &self.verify) {
             (None, _) => format!("{}.service missing", self.unit),
             (Some(_), Verified::Failed(why)) => format!("verify: {why}"),
@@ -68,7 +68,7 @@ impl InstallState {
 }
 
 /// The unit name: the `service` file's first line, else the registry's.
-pub fn unit_name(fs: &RootFs, rt: &Runtime) -> Result<String> {
+pub(crate) fn unit_name(fs: &RootFs, rt: &Runtime) -> Result<String> {
     let path = DevPath::new(runtime_lib_dir(rt.id)).join("service");
     let declared = fs
         .read_text(&path)?
@@ -84,7 +84,7 @@ pub fn unit_name(fs: &RootFs, rt: &Runtime) -> Result<String> {
 }
 
 /// The unit file of `unit`, if one exists in systemd's search path.
-pub fn find_unit_file(fs: &RootFs, unit: &str) -> Result<Option<DevPath>> {
+pub(crate) fn find_unit_file(fs: &RootFs, unit: &str) -> Result<Option<DevPath>> {
     for dir in UNIT_DIRS {
         let p = DevPath::new(dir).join(format!("{unit}.service"));
         if fs.exists(&p)? {
@@ -95,7 +95,7 @@ pub fn find_unit_file(fs: &RootFs, unit: &str) -> Result<Option<DevPath>> {
 }
 
 /// Finds a command on the device's `PATH`.
-pub fn on_path(fs: &RootFs, name: &str) -> Result<Option<DevPath>> {
+pub(crate) fn on_path(fs: &RootFs, name: &str) -> Result<Option<DevPath>> {
     for dir in PATH_DIRS {
         let p = DevPath::new(dir).join(name);
         if fs.is_executable(&p)? {
@@ -106,7 +106,7 @@ pub fn on_path(fs: &RootFs, name: &str) -> Result<Option<DevPath>> {
 }
 
 /// Inspects a runtime's installation.
-pub fn inspect(fs: &RootFs, rt: &Runtime) -> Result<InstallState> {
+pub(crate) fn inspect(fs: &RootFs, rt: &Runtime) -> Result<InstallState> {
     let unit = unit_name(fs, rt)?;
     let unit_file = find_unit_file(fs, &unit)?;
     let hook = DevPath::new(runtime_lib_dir(rt.id)).join("verify");

@@ -30,8 +30,8 @@ mod picoclaw;
 #[cfg(feature = "test-runtime")]
 mod testclaw;
 
-pub mod install;
-pub mod native;
+pub(crate) mod install;
+pub(crate) mod native;
 
 use std::fmt;
 

@@ -12,7 +12,7 @@ use crate::system::path::DevPath;
 
 /// Reads and parses `path`; `None` when the file does not exist. A file that cannot be parsed is
 /// an error naming its line.
-pub fn read_value(fs: &RootFs, path: &DevPath, format: Format) -> Result<Option<Value>> {
+pub(crate) fn read_value(fs: &RootFs, path: &DevPath, format: Format) -> Result<Option<Value>> {
     match fs.read_text(path)? {
         None => Ok(None),
         Some(text) => parse_value(path, &text, format).map(Some),
@@ -22,7 +22,7 @@ pub fn read_value(fs: &RootFs, path: &DevPath, format: Format) -> Result<Option<
 /// Parses text of the given format, with the same parser and rules as the format-preserving
 /// editor that edits it (so what `mcp list` or a switch reads is what `mcp add` would edit, and
 /// a file one refuses the other refuses in the same words). An empty document reads as `{}`.
-pub fn parse_value(path: &DevPath, text: &str, format: Format) -> Result<Value> {
+pub(crate) fn parse_value(path: &DevPath, text: &str, format: Format) -> Result<Value> {
     match format {
         Format::DotEnv | Format::Markdown => Err(Error::internal(format!(
             "{path}: {format:?} is not read as a value"
@@ -39,7 +39,7 @@ pub fn parse_value(path: &DevPath, text: &str, format: Format) -> Result<Value> 
 }
 
 /// The value at `keys` (map keys from the root).
-pub fn get<'v>(value: &'v Value, keys: &[&str]) -> Option<&'v Value> {
+pub(crate) fn get<'v>(value: &'v Value, keys: &[&str]) -> Option<&'v Value> {
     keys.iter().try_fold(value, |v, k| v.get(k))
 }
 

@@ -27,20 +27,20 @@ use crate::runtime::{REGISTRY, Runtime, install};
 use crate::system::path::DevPath;
 
 /// Where osctl writes its units (the administrator's folder, as for the runtime units it owns).
-pub const UNIT_DIR: &str = "/etc/systemd/system";
+pub(crate) const UNIT_DIR: &str = "/etc/systemd/system";
 
 /// Where a package puts unit files; a file there is the package's.
-pub const VENDOR_DIRS: [&str; 2] = ["/usr/lib/systemd/system", "/lib/systemd/system"];
+pub(crate) const VENDOR_DIRS: [&str; 2] = ["/usr/lib/systemd/system", "/lib/systemd/system"];
 
 /// The file name of the presync drop-in in `<unit>.service.d/`.
-pub const DROP_IN: &str = "10-osctl-presync.conf";
+pub(crate) const DROP_IN: &str = "10-osctl-presync.conf";
 
 /// The drop-in, with `@RUNTIME@` for the runtime's name.
 const DROP_IN_TEMPLATE: &str = include_str!("../../embedded/units/osctl-presync.conf");
 
 /// One of osctl's own units.
 #[derive(Clone, Copy, Debug)]
-pub struct Unit {
+pub(crate) struct Unit {
     /// The unit's file name (`osctl-boot.service`).
     pub name: &'static str,
     pub content: &'static str,
@@ -51,7 +51,7 @@ pub struct Unit {
 }
 
 /// osctl's units, in the order they are written.
-pub const UNITS: [Unit; 3] = [
+pub(crate) const UNITS: [Unit; 3] = [
     Unit {
         name: "osctl-boot.service",
         content: include_str!("../../embedded/units/osctl-boot.service"),
@@ -75,7 +75,7 @@ pub const UNITS: [Unit; 3] = [
 /// What became of one file setup looks after.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum State {
+pub(crate) enum State {
     /// Written (or rewritten) by this run.
     Written,
     /// Already as osctl would write it.
@@ -87,7 +87,7 @@ pub enum State {
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct UnitReport {
+pub(crate) struct UnitReport {
     pub unit: &'static str,
     /// Where systemd finds it.
     pub path: DevPath,
@@ -97,7 +97,7 @@ pub struct UnitReport {
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct DropInReport {
+pub(crate) struct DropInReport {
     pub runtime: &'static str,
     pub unit: String,
     pub path: DevPath,
@@ -105,7 +105,7 @@ pub struct DropInReport {
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     pub units: Vec<UnitReport>,
     pub drop_ins: Vec<DropInReport>,
     /// Runtimes with no unit yet (a switch writes their drop-in when it installs them).
@@ -115,12 +115,12 @@ pub struct Report {
 }
 
 /// The presync drop-in for `rt`.
-pub fn drop_in(rt: &Runtime) -> String {
+pub(crate) fn drop_in(rt: &Runtime) -> String {
     DROP_IN_TEMPLATE.replace("@RUNTIME@", rt.name)
 }
 
 /// `/etc/systemd/system/<unit>.service.d/10-osctl-presync.conf`.
-pub fn drop_in_path(unit: &str) -> DevPath {
+pub(crate) fn drop_in_path(unit: &str) -> DevPath {
     DevPath::new(UNIT_DIR)
         .join(format!("{}.service.d", unit.trim_end_matches(".service")))
         .join(DROP_IN)
@@ -140,7 +140,7 @@ fn vendor_copy(draft: &Draft<'_>, rel: &str) -> Result<Option<DevPath>> {
 /// Plans the presync drop-in of `rt`'s unit (nothing when the package provides it). A switch
 /// calls this for the runtime it switches to (its unit may come with its installer, later in
 /// the same switch); setup for each runtime whose unit exists.
-pub fn plan_drop_in(draft: &mut Draft<'_>, rt: &Runtime) -> Result<DropInReport> {
+pub(crate) fn plan_drop_in(draft: &mut Draft<'_>, rt: &Runtime) -> Result<DropInReport> {
     let unit = install::unit_name(draft.fs(), rt)?;
     let rel = format!("{unit}.service.d/{DROP_IN}");
     if let Some(path) = vendor_copy(draft, &rel)? {
@@ -168,7 +168,7 @@ pub fn plan_drop_in(draft: &mut Draft<'_>, rt: &Runtime) -> Result<DropInReport>
 
 /// Plans `osctl setup`: osctl's units, their enable links, the presync drop-ins, and (carried
 /// out only on the live device) `daemon-reload` and the start of the timer.
-pub fn plan(draft: &mut Draft<'_>) -> Result<Report> {
+pub(crate) fn plan(draft: &mut Draft<'_>) -> Result<Report> {
     let mut changed = false;
     let mut starts = Vec::new();
     let mut units = Vec::new();

@@ -243,13 +243,13 @@ pub(crate) mod testzip {
     use zip::write::SimpleFileOptions;
     use zip::{CompressionMethod, DateTime, ZipWriter};
 
-    pub enum Item<'a> {
+    pub(crate) enum Item<'a> {
         File(&'a str, &'a [u8]),
         Dir(&'a str),
         Symlink(&'a str, &'a str),
     }
 
-    pub fn build(items: &[Item<'_>]) -> Vec<u8> {
+    pub(crate) fn build(items: &[Item<'_>]) -> Vec<u8> {
         let mut w = ZipWriter::new(std::io::Cursor::new(Vec::new()));
         let opts = SimpleFileOptions::default()
             .compression_method(CompressionMethod::Deflated)

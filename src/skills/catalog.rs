@@ -19,7 +19,7 @@ use serde::Deserialize;
 const CATALOG_JSON: &str = include_str!("../../embedded/skills-catalog.json");
 
 #[derive(Debug, Deserialize)]
-pub struct Catalog {
+pub(crate) struct Catalog {
     /// Where the data comes from (shown by nothing; kept for readers of the file).
     #[allow(dead_code)]
     provenance: String,
@@ -32,7 +32,7 @@ pub struct Catalog {
 }
 
 /// The embedded catalog.
-pub fn catalog() -> &'static Catalog {
+pub(crate) fn catalog() -> &'static Catalog {
     static CATALOG: OnceLock<Catalog> = OnceLock::new();
     CATALOG.get_or_init(|| {
         serde_json::from_str(CATALOG_JSON).expect("embedded/skills-catalog.json is valid")
@@ -40,17 +40,17 @@ pub fn catalog() -> &'static Catalog {
 }
 
 /// Whether a device with `caps` meets a requirement list (any-of; empty caps: fail-open).
-pub fn meets(required: &[String], caps: &[String]) -> bool {
+pub(crate) fn meets(required: &[String], caps: &[String]) -> bool {
     caps.is_empty() || required.is_empty() || required.iter().any(|r| caps.contains(r))
 }
 
 impl Catalog {
-    pub fn knows(&self, name: &str) -> bool {
+    pub(crate) fn knows(&self, name: &str) -> bool {
         self.skills.contains_key(name)
     }
 
     /// Whether the device may run `name` as far as the catalog knows (unknown skills: yes).
-    pub fn supports(&self, name: &str, caps: &[String]) -> bool {
+    pub(crate) fn supports(&self, name: &str, caps: &[String]) -> bool {
         if self.disabled.contains(name) {
             return false;
         }
@@ -61,21 +61,12 @@ impl Catalog {
     }
 
     /// The capabilities `name` needs (empty when none or unknown).
-    pub fn requirements(&self, name: &str) -> &[String] {
+    pub(crate) fn requirements(&self, name: &str) -> &[String] {
         self.skills.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
-    /// Catalog skills the device supports, in catalog order (upstream `skills.Supported`).
-    pub fn supported(&self, caps: &[String]) -> Vec<&str> {
-        self.skills
-            .keys()
-            .filter(|n| self.supports(n, caps))
-            .map(String::as_str)
-            .collect()
-    }
-
     /// Every hook, with whether the device supports it (upstream `skills.SupportedHooks`).
-    pub fn hooks(&self, caps: &[String]) -> Vec<(&str, bool)> {
+    pub(crate) fn hooks(&self, caps: &[String]) -> Vec<(&str, bool)> {
         self.hooks
             .iter()
             .map(|(n, req)| (n.as_str(), meets(req, caps)))
@@ -86,7 +77,7 @@ impl Catalog {
 /// A skill's own `skill.json` (`{"name", "capabilities": [...], "disabled": bool}`), as
 /// upstream's catalog generator reads it.
 #[derive(Debug, Default, Deserialize)]
-pub struct SkillJson {
+pub(crate) struct SkillJson {
     #[serde(default)]
     pub capabilities: Option<Vec<String>>,
     #[serde(default)]
@@ -95,7 +86,7 @@ pub struct SkillJson {
 
 impl SkillJson {
     /// `Some(reason)` when the skill's own file rules the device out.
-    pub fn refuses(&self, caps: &[String]) -> Option<String> {
+    pub(crate) fn refuses(&self, caps: &[String]) -> Option<String> {
         if self.disabled {
             return Some("its skill.json marks it disabled".into());
         }
@@ -154,7 +145,8 @@ mod tests {
     #[test]
     fn gating_is_any_of_and_fail_open() {
         let c = catalog();
-        assert_eq!(c.supported(&[]).len(), 44, "no capabilities: everything");
+        let all = c.skills.keys().filter(|n| c.supports(n, &[])).count();
+        assert_eq!(all, 44, "no capabilities: everything");
         let lamp = caps(&["audio", "light"]);
         assert!(c.supports("dance", &lamp), "any one of motion/audio");
         assert!(!c.supports("camera", &lamp));

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::system::fs::{WalkEvent, walk_in_go_order};
 
 /// The FolderHash of a host folder; `None` when it is missing or cannot be read whole.
-pub fn folder_hash(dir: &Path) -> Option<String> {
+pub(crate) fn folder_hash(dir: &Path) -> Option<String> {
     let mut h = Sha256::new();
     walk_in_go_order(dir, &mut |event| match event {
         WalkEvent::Path { rel, .. } => {
@@ -28,11 +28,11 @@ pub fn folder_hash(dir: &Path) -> Option<String> {
 }
 
 /// One path of an in-memory tree: a folder (`None`) or a file's bytes.
-pub type TreeEntry<'a> = (&'a str, Option<&'a [u8]>);
+pub(crate) type TreeEntry<'a> = (&'a str, Option<&'a [u8]>);
 
 /// The FolderHash a folder would have if it held exactly `entries` (relative `/` paths, parent
 /// folders listed or implied). Used for trees osctl is about to write.
-pub fn tree_hash(entries: &[TreeEntry<'_>]) -> String {
+pub(crate) fn tree_hash(entries: &[TreeEntry<'_>]) -> String {
     // Every implied parent folder is a walked path too.
     let mut all: Vec<(Vec<&str>, Option<&[u8]>)> = Vec::new();
     for (path, content) in entries {

@@ -37,13 +37,13 @@ use super::package;
 use super::state::{HookRecord, RuntimeState};
 
 /// The files of a hook, in the order they are fetched.
-pub const HOOK_FILES: [&str; 2] = ["HOOK.md", "handler.ts"];
+pub(crate) const HOOK_FILES: [&str; 2] = ["HOOK.md", "handler.ts"];
 /// Most bytes one hook file may have.
-pub const MAX_HOOK_FILE: u64 = 1024 * 1024;
+pub(crate) const MAX_HOOK_FILE: u64 = 1024 * 1024;
 
 /// What happened to one hook.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct HookReport {
+pub(crate) struct HookReport {
     pub name: String,
     /// `install`, `update`, `up-to-date`, `remove`, `absent`, `failed`.
     pub action: &'static str,
@@ -52,7 +52,7 @@ pub struct HookReport {
 }
 
 /// Where the hooks go.
-pub struct HookTarget<'a> {
+pub(crate) struct HookTarget<'a> {
     pub hooks_dir: DevPath,
     pub openclaw_json: DevPath,
     /// The unit restarted when a hook changes (`openclaw`).
@@ -60,7 +60,7 @@ pub struct HookTarget<'a> {
 }
 
 /// One published hook, as [`fetch`] found it.
-pub struct Fetched {
+pub(crate) struct Fetched {
     pub name: String,
     /// The device supports it (else it is removed, and nothing was downloaded).
     pub supported: bool,
@@ -70,7 +70,7 @@ pub struct Fetched {
 
 /// Downloads every supported hook, checking each file against `signed` (the hooks the signed
 /// metadata vouches for; `None` when the metadata is not signed).
-pub fn fetch(
+pub(crate) fn fetch(
     http: &Http,
     cdn: &str,
     caps: &[String],
@@ -93,7 +93,7 @@ pub fn fetch(
 
 /// Plans every published hook from what [`fetch`] found: install/update the supported ones,
 /// remove the others, and register them in openclaw.json.
-pub fn plan(
+pub(crate) fn plan(
     draft: &mut Draft<'_>,
     target: &HookTarget<'_>,
     fetched: &[Fetched],

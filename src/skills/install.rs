@@ -43,7 +43,7 @@ use crate::system::path::DevPath;
 use super::archive::{Entry, as_tree};
 
 /// The hidden staging folder used when the state folder is on another filesystem.
-pub const LOCAL_STAGING: &str = ".osctl-staging";
+pub(crate) const LOCAL_STAGING: &str = ".osctl-staging";
 
 /// Device path of the folder that holds every runtime's staging folder and lock.
 fn staging_parent() -> DevPath {
@@ -51,7 +51,7 @@ fn staging_parent() -> DevPath {
 }
 
 /// A staging folder for one sync of one runtime's skills, with its lock held.
-pub struct Staging {
+pub(crate) struct Staging {
     /// Host path of the staging folder.
     root: PathBuf,
     /// Host path of the skills folder.
@@ -101,7 +101,7 @@ impl Staging {
     /// Takes the runtime's staging lock (waiting up to `timeout` for another sync of it), clears
     /// what a killed sync left, and makes an empty private staging folder on the skills folder's
     /// filesystem.
-    pub fn open(
+    pub(crate) fn open(
         fs: &RootFs,
         skills_dir: &DevPath,
         rt: RuntimeId,
@@ -147,7 +147,7 @@ impl Staging {
     }
 
     /// Removes what an interrupted sync of this runtime left, unless a sync of it is running now.
-    pub fn sweep(fs: &RootFs, skills_dir: &DevPath, rt: RuntimeId) -> Result<()> {
+    pub(crate) fn sweep(fs: &RootFs, skills_dir: &DevPath, rt: RuntimeId) -> Result<()> {
         let p = places(fs, skills_dir, rt)?;
         let debris = [&p.shared, &p.local]
             .iter()
@@ -168,33 +168,33 @@ impl Staging {
     }
 
     /// Writes a verified skill into staging.
-    pub fn stage(&self, name: &str, entries: &[Entry]) -> io::Result<()> {
+    pub(crate) fn stage(&self, name: &str, entries: &[Entry]) -> io::Result<()> {
         stage::write_tree(&self.staged_path(name), &as_tree(entries))
     }
 
     /// Host path of a staged skill (for hashing it before the swap).
-    pub fn staged_path(&self, name: &str) -> PathBuf {
+    pub(crate) fn staged_path(&self, name: &str) -> PathBuf {
         self.root.join("new").join(name)
     }
 
     /// Host path of the installed skill.
-    pub fn target_path(&self, name: &str) -> PathBuf {
+    pub(crate) fn target_path(&self, name: &str) -> PathBuf {
         self.skills.join(name)
     }
 
     /// Removes a staged skill that will not be swapped in.
-    pub fn discard(&self, name: &str) {
+    pub(crate) fn discard(&self, name: &str) {
         let _ = stage::clear(&self.staged_path(name));
     }
 
     /// Makes every staged byte durable (one `syncfs` for the whole filesystem).
-    pub fn sync(&self) -> io::Result<()> {
+    pub(crate) fn sync(&self) -> io::Result<()> {
         stage::sync_fs(&self.root)
     }
 
     /// Swaps a staged skill into the skills folder (created if needed); the old folder, if any,
     /// is removed.
-    pub fn swap_in(&self, name: &str) -> io::Result<()> {
+    pub(crate) fn swap_in(&self, name: &str) -> io::Result<()> {
         stage::ensure_dir(&self.skills)?;
         stage::swap_in(
             &self.staged_path(name),
@@ -204,7 +204,7 @@ impl Staging {
     }
 
     /// Fsyncs the skills folder (the swaps are durable), then removes the staging folder.
-    pub fn finish(mut self) -> io::Result<()> {
+    pub(crate) fn finish(mut self) -> io::Result<()> {
         if stage::is_dir(&self.skills) {
             stage::sync_dir(&self.skills)?;
         }

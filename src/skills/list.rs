@@ -18,7 +18,7 @@ use super::state::SkillsState;
 
 /// One skill (or, with `kind: "hook"`, one openclaw hook).
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Row {
+pub(crate) struct Row {
     pub name: String,
     pub kind: &'static str,
     /// `cdn` (osctl installed it), `catalog` (published, not installed here), `builtin`,
@@ -37,7 +37,7 @@ pub struct Row {
 }
 
 /// Every row for runtime `rt`.
-pub fn rows(fs: &RootFs, device: &Device, rt_id: RuntimeId) -> Result<Vec<Row>> {
+pub(crate) fn rows(fs: &RootFs, device: &Device, rt_id: RuntimeId) -> Result<Vec<Row>> {
     let rt = rt_id.spec();
     let caps = &device.robot.capabilities;
     let cat = catalog();

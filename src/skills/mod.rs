@@ -17,18 +17,18 @@
 //! - [`sync`]: one pass, tying the above together; [`list`]: what `skills list/verify` show.
 
 pub mod archive;
-pub mod catalog;
-pub mod hash;
-pub mod hooks;
-pub mod install;
-pub mod list;
+pub(crate) mod catalog;
+pub(crate) mod hash;
+pub(crate) mod hooks;
+pub(crate) mod install;
+pub(crate) mod list;
 pub mod metadata;
 pub mod package;
-pub mod prompt;
-pub mod prune;
-pub mod secrets;
-pub mod state;
-pub mod sync;
+pub(crate) mod prompt;
+pub(crate) mod prune;
+pub(crate) mod secrets;
+pub(crate) mod state;
+pub(crate) mod sync;
 
 /// A per-skill (or per-hook) failure: a stable code for `--json` and a message.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

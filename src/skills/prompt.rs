@@ -6,14 +6,14 @@
 //! input.
 
 /// The fixed first line of the prompt.
-pub const HEADER: &str = "[system] The following skills have been updated. Re-read them now — files on disk have changed. Follow the updated instructions strictly. After re-reading, output exactly NO_REPLY and nothing else; do not announce or acknowledge this maintenance update to the user.";
+pub(crate) const HEADER: &str = "[system] The following skills have been updated. Re-read them now — files on disk have changed. Follow the updated instructions strictly. After re-reading, output exactly NO_REPLY and nothing else; do not announce or acknowledge this maintenance update to the user.";
 
 /// The origin marker upstream appends (`domain.ViaMarker(domain.ViaSystem)`).
-pub const VIA_SYSTEM: &str = "[via:system]";
+pub(crate) const VIA_SYSTEM: &str = "[via:system]";
 
 /// The prompt for `changed` skills under the agent-visible `skills_dir`; `None` when nothing
 /// changed (upstream sends nothing then).
-pub fn update_prompt(skills_dir: &str, changed: &[String]) -> Option<String> {
+pub(crate) fn update_prompt(skills_dir: &str, changed: &[String]) -> Option<String> {
     if changed.is_empty() {
         return None;
     }
@@ -27,11 +27,11 @@ pub fn update_prompt(skills_dir: &str, changed: &[String]) -> Option<String> {
 }
 
 /// How long a `--notify-cmd` may run.
-pub const NOTIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+pub(crate) const NOTIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Runs `cmd` (a shell command line) with `prompt` on its standard input. The runtime and the
 /// changed skills are also in `OSCTL_SKILLS_RUNTIME` and `OSCTL_SKILLS_UPDATED` (space-separated).
-pub fn notify(
+pub(crate) fn notify(
     cmd: &str,
     prompt: &str,
     runtime: crate::runtime::RuntimeId,

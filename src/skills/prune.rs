@@ -14,7 +14,7 @@
 use crate::runtime::PruneRule;
 
 /// What the prune decision needs to know about a folder name.
-pub struct Facts<'a> {
+pub(crate) struct Facts<'a> {
     pub rule: PruneRule,
     pub builtins: &'a [&'a str],
     /// The device declared no capabilities (everything is supported).
@@ -28,7 +28,7 @@ pub struct Facts<'a> {
 }
 
 /// The folder names to remove, from the `present` folders of a skills folder.
-pub fn to_prune(present: &[String], facts: &Facts<'_>) -> Vec<String> {
+pub(crate) fn to_prune(present: &[String], facts: &Facts<'_>) -> Vec<String> {
     present
         .iter()
         .filter(|name| !name.starts_with('.'))

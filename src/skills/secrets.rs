@@ -16,7 +16,7 @@
 
 /// One secret rule.
 #[derive(Debug)]
-pub struct Rule {
+pub(crate) struct Rule {
     /// Stable id (`jwt`, `slack-webhook-url`), as gitleaks names the rule where it has it.
     pub id: &'static str,
     /// What a finding says the file holds ("a JWT").
@@ -26,7 +26,7 @@ pub struct Rule {
 
 /// Which bytes a token, segment or value may be made of.
 #[derive(Clone, Copy, Debug)]
-pub enum Chars {
+pub(crate) enum Chars {
     /// `A-Z a-z 0-9`.
     Alnum,
     /// `A-Z a-z 0-9 _ -` (also base64url).
@@ -62,7 +62,7 @@ impl Chars {
 
 /// The shape a rule matches.
 #[derive(Debug)]
-pub enum Pattern {
+pub(crate) enum Pattern {
     /// One of `prefixes` at the start of a word, then `min..=max` bytes of `chars` (and no more
     /// of them); with `mixed`, those bytes hold both letters and digits.
     Token {
@@ -105,7 +105,7 @@ pub enum Pattern {
 }
 
 /// The rule set.
-pub const RULES: &[Rule] = &[
+pub(crate) const RULES: &[Rule] = &[
     Rule {
         id: "private-key",
         what: "a private key",
@@ -339,13 +339,13 @@ pub const RULES: &[Rule] = &[
 
 /// A rule that matched, and where (a byte offset into the text).
 #[derive(Debug)]
-pub struct Hit {
+pub(crate) struct Hit {
     pub rule: &'static Rule,
     pub at: usize,
 }
 
 /// The first secret in `text` (the file `path`), by position.
-pub fn find(path: &str, text: &str) -> Option<Hit> {
+pub(crate) fn find(path: &str, text: &str) -> Option<Hit> {
     let data_file = is_data_file(path);
     let lower = text.to_ascii_lowercase();
     RULES

@@ -33,15 +33,15 @@ use crate::runtime::RuntimeId;
 use crate::system::fs::RootFs;
 use crate::system::path::DevPath;
 
-pub const SCHEMA: u32 = 1;
+pub(crate) const SCHEMA: u32 = 1;
 
 /// The state file's device path.
-pub fn path() -> DevPath {
+pub(crate) fn path() -> DevPath {
     DevPath::new(STATE_DIR).join("skills.json")
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SkillsState {
+pub(crate) struct SkillsState {
     pub schema: u32,
     /// The newest signed document accepted, per signing key (base64, as bootstrap.json has it).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -51,7 +51,7 @@ pub struct SkillsState {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RuntimeState {
+pub(crate) struct RuntimeState {
     #[serde(default)]
     pub skills: BTreeMap<String, SkillRecord>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -59,7 +59,7 @@ pub struct RuntimeState {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SkillRecord {
+pub(crate) struct SkillRecord {
     pub version: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
@@ -70,7 +70,7 @@ pub struct SkillRecord {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HookRecord {
+pub(crate) struct HookRecord {
     pub hash: String,
 }
 
@@ -85,7 +85,7 @@ fn is_true(b: &bool) -> bool {
 impl SkillsState {
     /// Reads the state file (empty when it does not exist). A damaged file is an error naming
     /// it: osctl will not guess what it installed.
-    pub fn load(fs: &RootFs) -> Result<SkillsState> {
+    pub(crate) fn load(fs: &RootFs) -> Result<SkillsState> {
         let p = path();
         let Some(text) = fs.read_text(&p)? else {
             return Ok(SkillsState {
@@ -109,7 +109,7 @@ impl SkillsState {
 
     /// Refuses a signed document older than (or different from, at the same sequence) the newest
     /// one accepted with `key`; otherwise records it as the newest.
-    pub fn accept(&mut self, key: &str, got: &Sequence, url: &str) -> Result<()> {
+    pub(crate) fn accept(&mut self, key: &str, got: &Sequence, url: &str) -> Result<()> {
         let key = key.trim().to_string();
         if let Some(seen) = self.signed.get(&key) {
             let hint = format!(
@@ -141,12 +141,12 @@ impl SkillsState {
         Ok(())
     }
 
-    pub fn runtime(&self, rt: RuntimeId) -> RuntimeState {
+    pub(crate) fn runtime(&self, rt: RuntimeId) -> RuntimeState {
         self.runtimes.get(&rt).cloned().unwrap_or_default()
     }
 
     /// Plans the state file to hold `self` (no change when it already does).
-    pub fn plan_write(&self, draft: &mut Draft<'_>) -> Result<bool> {
+    pub(crate) fn plan_write(&self, draft: &mut Draft<'_>) -> Result<bool> {
         let mut text = serde_json::to_string_pretty(self).expect("state serialises");
         text.push('\n');
         draft.write(&path(), text, Some(0o644), "record installed skills")

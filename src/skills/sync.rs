@@ -55,11 +55,11 @@ use super::state::{RuntimeState, SkillRecord, SkillsState};
 use super::{Problem, package, prompt, prune};
 
 /// Most bytes the metadata document may have.
-pub const MAX_METADATA_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_METADATA_BYTES: u64 = 4 * 1024 * 1024;
 /// Most bytes one skill zip may have.
-pub const MAX_ZIP_BYTES: u64 = 100 * 1024 * 1024;
+pub(crate) const MAX_ZIP_BYTES: u64 = 100 * 1024 * 1024;
 
-pub struct SyncOptions {
+pub(crate) struct SyncOptions {
     pub runtime: RuntimeId,
     /// `--metadata-url`; else bootstrap.json `metadata_url`.
     pub metadata_url: Option<String>,
@@ -71,7 +71,7 @@ pub struct SyncOptions {
 
 /// What happened to one skill.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct SkillReport {
+pub(crate) struct SkillReport {
     pub name: String,
     /// `install`, `update`, `up-to-date`, `unsupported`, `prune`, `failed`.
     pub action: &'static str,
@@ -109,7 +109,7 @@ impl SkillReport {
 
 /// A skill or hook that did not land, and why.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct NotLanded {
+pub(crate) struct NotLanded {
     /// The skill's name, or `hook:<name>`.
     pub name: String,
     pub code: &'static str,
@@ -118,7 +118,7 @@ pub struct NotLanded {
 
 /// The outcome of a pass.
 #[derive(Debug, serde::Serialize)]
-pub struct SyncReport {
+pub(crate) struct SyncReport {
     pub runtime: RuntimeId,
     pub skills_dir: String,
     pub metadata_url: String,
@@ -163,7 +163,7 @@ enum Outcome {
 }
 
 /// What [`fetch`] gathered, for [`land`].
-pub struct Fetched {
+pub(crate) struct Fetched {
     url: String,
     key: Option<String>,
     meta: Metadata,
@@ -176,7 +176,7 @@ pub struct Fetched {
 }
 
 /// Phase one, without the device lock: the metadata, the downloads into staging, the hooks.
-pub fn fetch(
+pub(crate) fn fetch(
     fs: &RootFs,
     device: &Device,
     http: &Http,
@@ -275,7 +275,7 @@ pub fn fetch(
 
 /// Phase two, under the device lock: verify and swap the staged skills in, and plan the rest
 /// (prunes, hooks, the state file). Returns the plan and the report.
-pub fn land(
+pub(crate) fn land(
     fs: &RootFs,
     device: &Device,
     fetched: Fetched,
@@ -466,7 +466,7 @@ pub fn land(
 }
 
 /// An error after some skills were already swapped in: partly applied (exit 5), naming them.
-pub fn partly(err: Error, swapped: &[String]) -> Error {
+pub(crate) fn partly(err: Error, swapped: &[String]) -> Error {
     let mut e = err.with_exit(PARTLY_APPLIED);
     e.causes.push(format!(
         "these skills were already swapped into place and stay: {} (their versions are not recorded, so the next sync downloads them again)",
@@ -476,7 +476,7 @@ pub fn partly(err: Error, swapped: &[String]) -> Error {
 }
 
 /// Exit 5: some changes landed and some did not.
-pub const PARTLY_APPLIED: crate::error::Exit = crate::error::Exit::PartlyApplied;
+pub(crate) const PARTLY_APPLIED: crate::error::Exit = crate::error::Exit::PartlyApplied;
 
 /// Checks each staged folder (made durable by [`fetch`]) against what was unpacked, and swaps
 /// the skills in; returns the names swapped.

@@ -23,7 +23,7 @@ use crate::runtime::{RuntimeId, install};
 
 /// What convergence did.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Converged {
+pub(crate) struct Converged {
     pub record: Record,
     /// The runtime config.json names (the one left running).
     pub runtime: RuntimeId,
@@ -38,7 +38,7 @@ pub struct Converged {
 }
 
 /// Converges the services after the interrupted switch `rec`. The caller holds the lock.
-pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converged> {
+pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converged> {
     let units = Units::new(t.services, t.out);
     let runtime = device.active()?;
     let keep = install::unit_name(t.fs, runtime.spec())?;
@@ -143,7 +143,7 @@ pub fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converge
 
 /// When an interrupted switch is recorded: converges (under the held lock) and reports it on
 /// stderr. Returns what was done, if anything.
-pub fn if_interrupted(t: &Target<'_>, device: &Device) -> Result<Option<Converged>> {
+pub(crate) fn if_interrupted(t: &Target<'_>, device: &Device) -> Result<Option<Converged>> {
     let Some(rec) = record::read(t.fs)? else {
         return Ok(None);
     };

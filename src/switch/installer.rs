@@ -30,10 +30,10 @@ use crate::system::path::DevPath;
 use crate::system::process::{self, Output, Run};
 
 /// The upstream CDN (`RUNTIMES_BASE_URL`'s default).
-pub const DEFAULT_CDN: &str = "https://cdn.autonomous.ai/os/runtimes";
+pub(crate) const DEFAULT_CDN: &str = "https://cdn.autonomous.ai/os/runtimes";
 
 /// The largest installer osctl downloads.
-pub const MAX_INSTALLER_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_INSTALLER_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Where the installer comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,13 +160,13 @@ impl Choice {
 }
 
 /// `/usr/local/lib/os-runtimes/<rt>/install.sh`.
-pub fn embedded_path(rt: &Runtime) -> DevPath {
+pub(crate) fn embedded_path(rt: &Runtime) -> DevPath {
     DevPath::new(runtime_lib_dir(rt.id)).join("install.sh")
 }
 
 /// An installer ready to run.
 #[derive(Clone, Debug)]
-pub enum Prepared {
+pub(crate) enum Prepared {
     /// Run this device path (the materialized embedded installer).
     Path(DevPath),
     /// These checked bytes, staged before they run.
@@ -174,7 +174,7 @@ pub enum Prepared {
 }
 
 /// Reads or downloads the chosen installer and checks its SHA-256. `fetch` is the HTTP door.
-pub fn prepare(
+pub(crate) fn prepare(
     choice: &Choice,
     rt: &Runtime,
     fetch: &dyn Fn(&str) -> Result<Vec<u8>>,
@@ -216,14 +216,14 @@ pub fn prepare(
 
 /// What an installer run left.
 #[derive(Clone, Debug)]
-pub struct Ran {
+pub(crate) struct Ran {
     pub output: Output,
     pub log: DevPath,
 }
 
 impl Ran {
     /// The error for a failed run: the last lines of its output, and where the rest is.
-    pub fn failure(&self, rt: &Runtime) -> Error {
+    pub(crate) fn failure(&self, rt: &Runtime) -> Error {
         let mut err = Error::new(
             Exit::RolledBack,
             "install_failed",
@@ -245,7 +245,7 @@ impl Ran {
 
 /// Runs a prepared installer (the caller checked that the root is the live device), appending
 /// its output to `log`. On a terminal, a line every 10 s says it is still running.
-pub fn run(
+pub(crate) fn run(
     fs: &RootFs,
     out: &Printer,
     prepared: &Prepared,

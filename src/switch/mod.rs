@@ -30,14 +30,14 @@
 //! such a root, service actions go to the double and no program runs (installers and hooks would
 //! act on this machine, not on the tree): installs are skipped and the ready hook counts as passed.
 
-pub mod converge;
+pub(crate) mod converge;
 pub mod embedded;
-pub mod installer;
-pub mod plan;
-pub mod record;
-pub mod render;
-pub mod run;
-pub mod units;
+pub(crate) mod installer;
+pub(crate) mod plan;
+pub(crate) mod record;
+pub(crate) mod render;
+pub(crate) mod run;
+pub(crate) mod units;
 
 use std::time::Duration;
 

@@ -85,7 +85,7 @@ impl Preview {
 
 /// The reconcile steps a switch to `device`'s active runtime would run now, planned without
 /// writing (a switch to the runtime already active finishes those that lag behind).
-pub fn reconcile_now(fs: &RootFs, device: &Device) -> Result<Vec<Planned>> {
+pub(crate) fn reconcile_now(fs: &RootFs, device: &Device) -> Result<Vec<Planned>> {
     let mut draft = Draft::new(fs);
     reconcile::preview(
         &mut draft,
@@ -97,7 +97,7 @@ pub fn reconcile_now(fs: &RootFs, device: &Device) -> Result<Vec<Planned>> {
 
 /// How much of a switch to plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Depth {
+pub(crate) enum Depth {
     /// Everything (`--dry-run`, `--check`).
     Full,
     /// What a real run decides up front: whether an install is due, and only when that decision
@@ -107,7 +107,7 @@ pub enum Depth {
 }
 
 /// Plans a switch from `from` to `opts.to`.
-pub fn preview(
+pub(crate) fn preview(
     fs: &RootFs,
     device: &Device,
     from: RuntimeId,
@@ -199,7 +199,7 @@ fn install_due(
 }
 
 /// Whether a path is a systemd unit file or drop-in (a change means `daemon-reload`).
-pub fn is_unit_file(path: &DevPath) -> bool {
+pub(crate) fn is_unit_file(path: &DevPath) -> bool {
     let s = path.to_string();
     let drop_in = s.ends_with(".conf") && s.contains(".service.d/");
     (s.ends_with(".service") || drop_in) && install::UNIT_DIRS.iter().any(|d| s.starts_with(d))

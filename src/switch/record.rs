@@ -22,7 +22,7 @@ use crate::system::path::DevPath;
 /// How far a switch got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Phase {
+pub(crate) enum Phase {
     /// Writing the embedded files.
     Materializing,
     /// Running the installer.
@@ -40,7 +40,7 @@ pub enum Phase {
 }
 
 impl Phase {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Phase::Materializing => "materializing",
             Phase::Installing => "installing",
@@ -54,7 +54,7 @@ impl Phase {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Record {
+pub(crate) struct Record {
     pub schema: u32,
     pub from: RuntimeId,
     pub to: RuntimeId,
@@ -74,18 +74,18 @@ pub struct Record {
 
 /// Whether a unit was running and enabled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Was {
+pub(crate) struct Was {
     pub running: bool,
     pub enabled: bool,
 }
 
 /// `/var/lib/osctl/switch.json`.
-pub fn path() -> DevPath {
+pub(crate) fn path() -> DevPath {
     DevPath::new(STATE_DIR).join("switch.json")
 }
 
 /// The record, if a switch left one. A damaged record is an error that names it.
-pub fn read(fs: &RootFs) -> Result<Option<Record>> {
+pub(crate) fn read(fs: &RootFs) -> Result<Option<Record>> {
     let p = path();
     let Some(text) = fs.read_text(&p)? else {
         return Ok(None);
@@ -98,19 +98,19 @@ pub fn read(fs: &RootFs) -> Result<Option<Record>> {
 }
 
 /// Writes the record atomically and durably.
-pub fn write(fs: &RootFs, record: &Record) -> Result<()> {
+pub(crate) fn write(fs: &RootFs, record: &Record) -> Result<()> {
     let mut text = serde_json::to_vec_pretty(record).map_err(|e| Error::internal(e.to_string()))?;
     text.push(b'\n');
     state::write(fs, &path(), &text, 0o644)
 }
 
 /// Removes the record (durably); a missing record is fine.
-pub fn remove(fs: &RootFs) -> Result<()> {
+pub(crate) fn remove(fs: &RootFs) -> Result<()> {
     state::remove(fs, &path())
 }
 
 /// A switch recorded and running now (its process holds the lock).
-pub fn running(fs: &RootFs) -> Result<Option<Record>> {
+pub(crate) fn running(fs: &RootFs) -> Result<Option<Record>> {
     match read(fs)? {
         Some(r) if lock::held(fs)? => Ok(Some(r)),
         _ => Ok(None),
@@ -119,7 +119,7 @@ pub fn running(fs: &RootFs) -> Result<Option<Record>> {
 
 /// Busy (exit 6) at once when a switch is running now: a second switch is refused rather than
 /// queued behind the lock.
-pub fn refuse_if_running(fs: &RootFs) -> Result<()> {
+pub(crate) fn refuse_if_running(fs: &RootFs) -> Result<()> {
     match running(fs)? {
         None => Ok(()),
         Some(r) => Err(Error::new(

@@ -78,7 +78,7 @@ fn reconcile_text(p: &Preview) -> String {
 }
 
 /// The text preview: a comment line per action, a git-style diff per file, in order.
-pub fn text(p: &Preview, opts: &Options) -> String {
+pub(crate) fn text(p: &Preview, opts: &Options) -> String {
     let to = p.to.spec();
     if p.finishes() {
         let mut s = format!(
@@ -153,7 +153,7 @@ fn reports(p: &Preview) -> Vec<&crate::reconcile::StepReport> {
 }
 
 /// The JSON preview (the body of the `plan` line of `switch --json --dry-run`).
-pub fn json(p: &Preview, opts: &Options) -> Value {
+pub(crate) fn json(p: &Preview, opts: &Options) -> Value {
     let to = p.to.spec();
     if p.finishes() {
         return json!({

@@ -70,7 +70,7 @@ impl From<Error> for Failure {
 
 /// Runs the switch `from` → `opts.to`. The caller holds the device lock and has checked that
 /// the switch is not a no-op. `prepared`: an installer already fetched and checked up front.
-pub fn run(
+pub(crate) fn run(
     t: &Target<'_>,
     device: &Device,
     from: RuntimeId,

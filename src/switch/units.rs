@@ -19,11 +19,11 @@ use crate::plan::ServiceAction;
 use crate::system::services::{Ran, Services, unit_file_name};
 
 /// How often a settling unit is sampled.
-pub const POLL: Duration = Duration::from_millis(100);
+pub(crate) const POLL: Duration = Duration::from_millis(100);
 
 /// How long a unit may stay `activating` (before it was ever active) after `enable --now`
 /// returned. `Type=notify` units are waited for by `enable --now` itself.
-pub const START_TIMEOUT: Duration = Duration::from_secs(90);
+pub(crate) const START_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// The properties read for a unit.
 const PROPS: &str =
@@ -31,7 +31,7 @@ const PROPS: &str =
 
 /// One reading of a unit.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Sample {
+pub(crate) struct Sample {
     /// `loaded`, `not-found`, …
     pub load: String,
     /// `active`, `inactive`, `failed`, `activating`, `deactivating`, `reloading`.
@@ -47,7 +47,7 @@ pub struct Sample {
 
 impl Sample {
     /// Parses `systemctl show --property=...` output for one unit.
-    pub fn parse(text: &str) -> Sample {
+    pub(crate) fn parse(text: &str) -> Sample {
         let props: BTreeMap<&str, &str> = text.lines().filter_map(|l| l.split_once('=')).collect();
         let get = |k: &str| props.get(k).copied().unwrap_or("").to_string();
         Sample {
@@ -65,24 +65,24 @@ impl Sample {
     }
 
     /// Whether systemd knows a unit file for it.
-    pub fn exists(&self) -> bool {
+    pub(crate) fn exists(&self) -> bool {
         !self.load.is_empty() && self.load != "not-found"
     }
 
     /// Running, or on its way up or down.
-    pub fn is_running(&self) -> bool {
+    pub(crate) fn is_running(&self) -> bool {
         matches!(
             self.active.as_str(),
             "active" | "activating" | "deactivating" | "reloading"
         )
     }
 
-    pub fn is_enabled(&self) -> bool {
+    pub(crate) fn is_enabled(&self) -> bool {
         self.file.starts_with("enabled")
     }
 
     /// `failed (result exit-code, 3 restarts)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         if !self.exists() {
             return "not found".into();
         }
@@ -109,7 +109,7 @@ impl Sample {
 }
 
 /// Reads a unit's state over time (systemd, or a script in the unit tests).
-pub trait Probe {
+pub(crate) trait Probe {
     fn sample(&mut self) -> Result<Sample>;
     fn elapsed(&self) -> Duration;
     fn sleep(&mut self, d: Duration);
@@ -117,7 +117,7 @@ pub trait Probe {
 
 /// The outcome of a settle wait.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Active for the whole window, no restart.
     Settled(Sample),
     /// Why not, and the last state seen.
@@ -126,7 +126,11 @@ pub enum Verdict {
 
 /// Waits until the unit has been active for `window` with `NRestarts` unchanged (one active
 /// sample when `window` is zero), or until it shows that it does not run.
-pub fn settle(probe: &mut dyn Probe, window: Duration, start_timeout: Duration) -> Result<Verdict> {
+pub(crate) fn settle(
+    probe: &mut dyn Probe,
+    window: Duration,
+    start_timeout: Duration,
+) -> Result<Verdict> {
     // When the unit was first seen active, and its restart count then.
     let mut up: Option<(Duration, u64)> = None;
     loop {
@@ -180,7 +184,7 @@ pub fn settle(probe: &mut dyn Probe, window: Duration, start_timeout: Duration) 
 }
 
 /// Service actions and unit reads for one run, each logged (for `-v` and `--json`).
-pub struct Units<'a> {
+pub(crate) struct Units<'a> {
     services: &'a Services,
     out: &'a Printer,
     /// Every action issued, in order, as `systemctl ...` lines.
@@ -188,7 +192,7 @@ pub struct Units<'a> {
 }
 
 impl<'a> Units<'a> {
-    pub fn new(services: &'a Services, out: &'a Printer) -> Self {
+    pub(crate) fn new(services: &'a Services, out: &'a Printer) -> Self {
         Units {
             services,
             out,
@@ -198,7 +202,7 @@ impl<'a> Units<'a> {
 
     /// Runs one action; `Err(message)` when systemctl failed (the caller decides what that
     /// means). An unreachable systemd is an error of its own.
-    pub fn act(&self, action: &ServiceAction) -> Result<std::result::Result<(), String>> {
+    pub(crate) fn act(&self, action: &ServiceAction) -> Result<std::result::Result<(), String>> {
         let line = action.describe();
         self.out.detail(&line);
         self.log.borrow_mut().push(line);
@@ -219,12 +223,12 @@ impl<'a> Units<'a> {
     }
 
     /// The unit's state now.
-    pub fn sample(&self, unit: &str) -> Result<Sample> {
+    pub(crate) fn sample(&self, unit: &str) -> Result<Sample> {
         Ok(self.sample_all(&[unit])?.remove(0))
     }
 
     /// The states of several units, with one `systemctl show`, in order.
-    pub fn sample_all(&self, units: &[&str]) -> Result<Vec<Sample>> {
+    pub(crate) fn sample_all(&self, units: &[&str]) -> Result<Vec<Sample>> {
         let mut args = vec!["show".to_string(), PROPS.to_string()];
         args.extend(units.iter().map(|u| unit_file_name(u)));
         let names = args[2..].join(" ");
@@ -249,13 +253,13 @@ impl<'a> Units<'a> {
     }
 
     /// Waits for `unit` to settle (see the module doc).
-    pub fn settle(&self, unit: &str, window: Duration) -> Result<Verdict> {
+    pub(crate) fn settle(&self, unit: &str, window: Duration) -> Result<Verdict> {
         Ok(self.settle_with(unit, window, None)?.0)
     }
 
     /// [`Units::settle`], reading `companion`'s state too with the first read (one systemctl
     /// call instead of two).
-    pub fn settle_with(
+    pub(crate) fn settle_with(
         &self,
         unit: &str,
         window: Duration,
@@ -274,19 +278,23 @@ impl<'a> Units<'a> {
 
     /// `disable --now`, up to `tries` times (a second apart), until the unit no longer runs.
     /// `Err(why)` when it still runs after the last try.
-    pub fn stop(&self, unit: &str, tries: u32) -> Result<std::result::Result<(), String>> {
+    pub(crate) fn stop(&self, unit: &str, tries: u32) -> Result<std::result::Result<(), String>> {
         self.stop_by(unit, tries, ServiceAction::DisableNow(unit.to_string()))
     }
 
     /// Stops a unit that runs without a unit file (systemd keeps running a unit whose file was
     /// deleted, and refuses to `disable` it), with the same tries as [`Units::stop`].
-    pub fn stop_fileless(&self, unit: &str, tries: u32) -> Result<std::result::Result<(), String>> {
+    pub(crate) fn stop_fileless(
+        &self,
+        unit: &str,
+        tries: u32,
+    ) -> Result<std::result::Result<(), String>> {
         self.stop_by(unit, tries, ServiceAction::Stop(unit.to_string()))
     }
 
     /// Stops a unit and leaves its enablement as it is (a rollback of a unit that was enabled
     /// but not running before the switch), with the same tries as [`Units::stop`].
-    pub fn stop_keeping_enablement(
+    pub(crate) fn stop_keeping_enablement(
         &self,
         unit: &str,
         tries: u32,
@@ -322,7 +330,7 @@ impl<'a> Units<'a> {
     }
 
     /// Every action issued so far.
-    pub fn actions(&self) -> Vec<String> {
+    pub(crate) fn actions(&self) -> Vec<String> {
         self.log.borrow().clone()
     }
 }

@@ -38,7 +38,7 @@ const SYSTEM_CA_BUNDLES: &[&str] = &[
 
 /// How a client is set up.
 #[derive(Clone, Debug)]
-pub struct HttpOptions {
+pub(crate) struct HttpOptions {
     /// A PEM file of trusted roots that replaces the system store (`--ca-file`).
     pub ca_file: Option<PathBuf>,
     /// The longest one request may take, whole: connecting, the answer, and every byte of the
@@ -57,7 +57,7 @@ impl Default for HttpOptions {
 
 /// Why a request failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The server answered with a status other than 200.
     Status(u16),
     /// The body is larger than the caller allows.
@@ -72,7 +72,7 @@ pub enum Failure {
 
 /// A failed request, with the URL and the underlying cause.
 #[derive(Clone, Debug)]
-pub struct HttpError {
+pub(crate) struct HttpError {
     pub url: String,
     pub failure: Failure,
     pub detail: String,
@@ -80,7 +80,7 @@ pub struct HttpError {
 
 impl HttpError {
     /// A stable machine code for `--json` (`http_404`, `download_timeout`, …).
-    pub fn code(&self) -> &'static str {
+    pub(crate) fn code(&self) -> &'static str {
         match self.failure {
             Failure::Status(404) => "http_not_found",
             Failure::Status(_) => "http_status",
@@ -92,7 +92,7 @@ impl HttpError {
     }
 
     /// One line for messages.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match &self.failure {
             Failure::Status(s) => format!("GET {} answered HTTP {s}", self.url),
             Failure::TooLarge { limit } => {
@@ -108,13 +108,13 @@ impl HttpError {
     }
 
     /// As an osctl error (exit 1: nothing was written because of it).
-    pub fn into_error(self) -> Error {
+    pub(crate) fn into_error(self) -> Error {
         Error::input(self.code(), self.describe())
     }
 }
 
 /// An HTTP client with osctl's bounds. Cheap to create: agents are built on first use.
-pub struct Http {
+pub(crate) struct Http {
     options: HttpOptions,
     plain: OnceLock<Agent>,
     tls: OnceLock<std::result::Result<Agent, String>>,
@@ -122,7 +122,7 @@ pub struct Http {
 
 impl Http {
     /// Checks `--ca-file` up front (a bad file is bad input, exit 1) and prepares the client.
-    pub fn new(options: HttpOptions) -> Result<Http> {
+    pub(crate) fn new(options: HttpOptions) -> Result<Http> {
         if let Some(path) = &options.ca_file {
             load_pem_roots(path).map_err(|cause| {
                 Error::input(
@@ -160,7 +160,7 @@ impl Http {
 
     /// `GET url`, the body read whole (at most `limit` bytes). `progress` is called as bytes
     /// arrive with the count so far and the announced length.
-    pub fn get(
+    pub(crate) fn get(
         &self,
         url: &str,
         limit: u64,
@@ -174,7 +174,7 @@ impl Http {
     /// `GET url`, the body written to `sink` as it arrives (at most `limit` bytes); returns the
     /// number of bytes written. On an error `sink` may hold part of the body: the caller throws
     /// it away.
-    pub fn get_to(
+    pub(crate) fn get_to(
         &self,
         url: &str,
         limit: u64,

@@ -38,7 +38,7 @@ fn state() -> Option<&'static State> {
 /// Installs the handlers, once per process (`lib::run` calls this before a command runs).
 /// If they cannot be installed, signals keep their default action and a change can be ended
 /// by one as by a kill: the journal covers that.
-pub fn install() {
+pub(crate) fn install() {
     STATE.get_or_init(|| {
         let pending = Arc::new(AtomicUsize::new(0));
         let default_action = Arc::new(AtomicBool::new(true));
@@ -60,10 +60,10 @@ pub fn install() {
 }
 
 /// Held while a change runs: signals are deferred to [`check`] until it is dropped.
-pub struct Change(());
+pub(crate) struct Change(());
 
 impl Change {
-    pub fn begin() -> Self {
+    pub(crate) fn begin() -> Self {
         if let Some(s) = state() {
             let mut depth = s.depth.lock().unwrap_or_else(|e| e.into_inner());
             *depth += 1;
@@ -86,13 +86,13 @@ impl Drop for Change {
 }
 
 /// The signal that arrived during a change, if one did.
-pub fn pending() -> Option<i32> {
+pub(crate) fn pending() -> Option<i32> {
     let sig = state()?.pending.load(Ordering::SeqCst);
     (sig != 0).then_some(sig as i32)
 }
 
 /// A safe point of a change: `Err` (exit 130) once a signal has arrived.
-pub fn check() -> Result<()> {
+pub(crate) fn check() -> Result<()> {
     match pending() {
         None => Ok(()),
         Some(sig) => Err(interrupted(sig)),
@@ -100,7 +100,7 @@ pub fn check() -> Result<()> {
 }
 
 /// The error of a change stopped by `sig` (the rollback adds what it restored).
-pub fn interrupted(sig: i32) -> Error {
+pub(crate) fn interrupted(sig: i32) -> Error {
     Error::new(
         Exit::Interrupted,
         "interrupted",
@@ -110,7 +110,7 @@ pub fn interrupted(sig: i32) -> Error {
 }
 
 /// SIGINT, SIGTERM or SIGHUP.
-pub fn signal_name(sig: i32) -> &'static str {
+pub(crate) fn signal_name(sig: i32) -> &'static str {
     match sig {
         libc::SIGINT => "SIGINT",
         libc::SIGTERM => "SIGTERM",

@@ -7,11 +7,11 @@
 
 pub mod clock;
 pub mod fs;
-pub mod http;
-pub mod interrupt;
-pub mod mounts;
-pub mod net;
+pub(crate) mod http;
+pub(crate) mod interrupt;
+pub(crate) mod mounts;
+pub(crate) mod net;
 pub mod path;
-pub mod process;
-pub mod random;
+pub(crate) mod process;
+pub(crate) mod random;
 pub mod services;

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 const MOUNTINFO: &str = "/proc/self/mountinfo";
 
 /// Every mount point of this process's mount namespace, as host paths.
-pub fn read() -> Result<Vec<PathBuf>> {
+pub(crate) fn read() -> Result<Vec<PathBuf>> {
     let text = std::fs::read_to_string(MOUNTINFO).map_err(|e| {
         Error::input(
             "mount_table_unreadable",
@@ -25,7 +25,7 @@ pub fn read() -> Result<Vec<PathBuf>> {
 
 /// The mount points of a mountinfo text: the fifth field of each line, with the kernel's octal
 /// escapes (`\040` for a space) decoded.
-pub fn parse(text: &str) -> Vec<PathBuf> {
+pub(crate) fn parse(text: &str) -> Vec<PathBuf> {
     text.lines()
         .filter_map(|line| line.split(' ').nth(4))
         .map(|field| PathBuf::from(unescape(field)))

@@ -3,7 +3,7 @@
 /// The device's LAN address: the source address the kernel would use towards a public address
 /// (a UDP `connect` only picks a route, it sends nothing). `None` without a route, or when the
 /// route is the loopback.
-pub fn lan_address() -> Option<String> {
+pub(crate) fn lan_address() -> Option<String> {
     std::net::UdpSocket::bind("0.0.0.0:0")
         .and_then(|s| s.connect("1.1.1.1:80").map(|_| s))
         .and_then(|s| s.local_addr())

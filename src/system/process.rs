@@ -49,7 +49,7 @@ impl Output {
 
 /// A program to run.
 #[derive(Clone, Debug)]
-pub struct Run<'a> {
+pub(crate) struct Run<'a> {
     pub argv: &'a [String],
     pub env: &'a [(String, String)],
     /// Start from an empty environment plus `PATH`, `HOME` and `LANG` (true for hooks and
@@ -65,7 +65,7 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub fn new(argv: &'a [String], timeout: Duration) -> Self {
+    pub(crate) fn new(argv: &'a [String], timeout: Duration) -> Self {
         Run {
             argv,
             env: &[],
@@ -79,7 +79,7 @@ impl<'a> Run<'a> {
 }
 
 /// Runs a program to completion or until its timeout (then it is killed).
-pub fn run(spec: &Run<'_>) -> Result<Output> {
+pub(crate) fn run(spec: &Run<'_>) -> Result<Output> {
     let Some((program, args)) = spec.argv.split_first() else {
         return Err(Error::internal("empty command line"));
     };
@@ -187,7 +187,7 @@ pub fn run(spec: &Run<'_>) -> Result<Output> {
 /// A file descriptor this process inherited from its caller, opened again for appending (the
 /// same pipe or file, through `/proc/self/fd`, which keeps osctl free of `unsafe` here); fails
 /// when the descriptor is not open. For `--events FD`.
-pub fn inherited_writer(fd: u32) -> std::io::Result<std::fs::File> {
+pub(crate) fn inherited_writer(fd: u32) -> std::io::Result<std::fs::File> {
     std::fs::OpenOptions::new()
         .append(true)
         .open(format!("/proc/self/fd/{fd}"))

@@ -1,4 +1,4 @@
-//! Randomness, as osctl uses it: fresh secrets (openclaw's gateway token).
+//! Randomness, as osctl uses it: fresh secrets (a runtime's gateway token).
 //!
 //! Debug builds with `OSCTL_TEST_NOW` set (the fixed clock of the golden cases) get fixed bytes,
 //! so generated secrets are reproducible there; release builds always ask the kernel.
@@ -6,7 +6,7 @@
 /// `N` random bytes from the kernel (`getrandom(2)`). Without an entropy source (an old kernel,
 /// a seccomp filter) the clock and the process id fill the first 16 bytes instead: still unique
 /// per device and run, which is what a gateway token needs.
-pub fn bytes<const N: usize>() -> [u8; N] {
+pub(crate) fn bytes<const N: usize>() -> [u8; N] {
     let mut out = [0u8; N];
     if cfg!(debug_assertions) && std::env::var_os("OSCTL_TEST_NOW").is_some() {
         for (i, b) in out.iter_mut().enumerate() {

@@ -12,7 +12,7 @@ use crate::error::{Error, Exit, Result};
 use crate::plan::Draft;
 use crate::runtime::Channel;
 
-pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     let ch: Channel = args.channel;
     let creds = creds(args)?;
     let _lock = ctx.lock()?;

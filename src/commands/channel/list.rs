@@ -9,7 +9,7 @@ use crate::commands::Ctx;
 use crate::error::{Exit, Result};
 use crate::runtime::Channel;
 
-pub fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
     let device = ctx.device()?;
     let rt = match args.runtime {
         Some(rt) => rt,

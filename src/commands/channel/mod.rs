@@ -106,7 +106,7 @@ pub struct ListArgs {
     pub runtime: Option<RuntimeId>,
 }
 
-pub fn name(cmd: &ChannelCommand) -> &'static str {
+pub(crate) fn name(cmd: &ChannelCommand) -> &'static str {
     match cmd {
         ChannelCommand::Add(_) => "channel add",
         ChannelCommand::Remove(_) => "channel remove",
@@ -114,7 +114,7 @@ pub fn name(cmd: &ChannelCommand) -> &'static str {
     }
 }
 
-pub fn run(ctx: &Ctx, cmd: &ChannelCommand) -> Result<Exit> {
+pub(crate) fn run(ctx: &Ctx, cmd: &ChannelCommand) -> Result<Exit> {
     match cmd {
         ChannelCommand::Add(args) => add::run(ctx, args),
         ChannelCommand::Remove(args) => remove::run(ctx, args),

@@ -8,7 +8,7 @@ use crate::commands::Ctx;
 use crate::error::{Exit, Result};
 use crate::plan::Draft;
 
-pub fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
     let ch = args.channel;
     let _lock = ctx.lock()?;
     let device = ctx.device()?;

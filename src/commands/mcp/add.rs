@@ -8,7 +8,7 @@ use crate::error::{Error, Exit, Result};
 use crate::mcp::{self, Entry, planner, tools};
 use crate::plan::Draft;
 
-pub fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     if args.user_tool && args.url.is_none() {
         // The device's `mcp_tools` entries are URLs: a local command has no place there.
         return Err(Error::new(

@@ -8,7 +8,7 @@ use crate::error::{Exit, Result};
 use crate::mcp::reader;
 use crate::plan::Draft;
 
-pub fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
     let device = ctx.device()?;
     let rt = match args.runtime {
         Some(rt) => rt,

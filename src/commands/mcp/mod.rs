@@ -113,7 +113,7 @@ pub struct ListArgs {
 }
 
 /// The name each subcommand reports itself as.
-pub fn name(cmd: &McpCommand) -> &'static str {
+pub(crate) fn name(cmd: &McpCommand) -> &'static str {
     match cmd {
         McpCommand::Add(_) => "mcp add",
         McpCommand::Remove(_) => "mcp remove",
@@ -121,7 +121,7 @@ pub fn name(cmd: &McpCommand) -> &'static str {
     }
 }
 
-pub fn run(ctx: &Ctx, cmd: &McpCommand) -> Result<Exit> {
+pub(crate) fn run(ctx: &Ctx, cmd: &McpCommand) -> Result<Exit> {
     match cmd {
         McpCommand::Add(args) => add::run(ctx, args),
         McpCommand::Remove(args) => remove::run(ctx, args),

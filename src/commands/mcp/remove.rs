@@ -9,7 +9,7 @@ use crate::error::{Exit, Result};
 use crate::mcp::{self, planner, tools};
 use crate::plan::Draft;
 
-pub fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
     mcp::check_name(&args.name)?;
     let _lock = ctx.lock()?;
     let device = ctx.device()?;

@@ -7,7 +7,7 @@ use crate::error::{Exit, Result};
 use crate::runtime::RuntimeId;
 use crate::skills::list::{self, Row};
 
-pub fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
     let device = ctx.device()?;
     let rt = super::runtime(&device, runtime)?;
     let rows = list::rows(&ctx.fs, &device, rt)?;
@@ -20,7 +20,7 @@ pub fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
 }
 
 /// A plain table: name, version, supported, hash (12 characters), where it comes from.
-pub fn table(rows: &[Row]) -> String {
+pub(super) fn table(rows: &[Row]) -> String {
     let cells: Vec<[String; 5]> = rows
         .iter()
         .map(|r| {

@@ -9,7 +9,7 @@ use crate::cli::SkillsCommand;
 use crate::error::{Exit, Result};
 use crate::runtime::RuntimeId;
 
-pub fn name(cmd: &SkillsCommand) -> &'static str {
+pub(super) fn name(cmd: &SkillsCommand) -> &'static str {
     match cmd {
         SkillsCommand::Sync(_) => "skills sync",
         SkillsCommand::List(_) => "skills list",
@@ -17,7 +17,7 @@ pub fn name(cmd: &SkillsCommand) -> &'static str {
     }
 }
 
-pub fn run(ctx: &Ctx, cmd: &SkillsCommand) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, cmd: &SkillsCommand) -> Result<Exit> {
     match cmd {
         SkillsCommand::Sync(args) => sync::run(ctx, args),
         SkillsCommand::List(args) => list::run(ctx, args.runtime),

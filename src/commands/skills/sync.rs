@@ -19,7 +19,7 @@ use crate::system::http::{Http, HttpOptions};
 
 const NAME: &str = "skills sync";
 
-pub fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
     let device = ctx.device()?;
     let http = Http::new(HttpOptions {
         ca_file: args.ca_file.clone(),

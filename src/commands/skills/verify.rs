@@ -8,7 +8,7 @@ use crate::error::{Exit, Result};
 use crate::runtime::RuntimeId;
 use crate::skills::list;
 
-pub fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
+pub(super) fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
     let device = ctx.device()?;
     let rt = super::runtime(&device, runtime)?;
     let rows: Vec<_> = list::rows(&ctx.fs, &device, rt)?

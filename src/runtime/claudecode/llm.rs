@@ -5,7 +5,7 @@
 use crate::error::Result;
 use crate::reconcile::llm::NativeFiles;
 
-pub fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
+pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let path = files.home.join(".env");
     Ok((
         files.env(&path, "ANTHROPIC_API_KEY")?,

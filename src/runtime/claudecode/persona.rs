@@ -3,7 +3,7 @@
 
 use crate::persona::{Adapter, workspace};
 
-pub const ADAPTER: Adapter = Adapter {
+pub(super) const ADAPTER: Adapter = Adapter {
     read: workspace::read,
     write: workspace::write,
 };

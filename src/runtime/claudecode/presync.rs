@@ -39,7 +39,7 @@ enum Auth {
     ApiKey,
 }
 
-pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
+pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let home = cx.path(cx.rt.home);
     let ws = cx.workspace();
     let claude = cx.home(".claude");

@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::reconcile::llm::{NativeFiles, text};
 use crate::runtime::{Format, native};
 
-pub fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
+pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let v = files.value(&files.home.join("config.toml"), Format::Toml)?;
     let base = v.as_ref().and_then(|v| {
         text(native::get(

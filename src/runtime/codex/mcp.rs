@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::mcp::{Entry, Remote, Server};
 
 /// A remote server over SSE is refused: codex speaks streamable HTTP only.
-pub fn refuses(name: &str, entry: &Entry) -> Result<()> {
+pub(super) fn refuses(name: &str, entry: &Entry) -> Result<()> {
     if let Server::Remote {
         kind: Remote::Sse, ..
     } = &entry.server

@@ -17,7 +17,7 @@ use crate::runtime::Format;
 const WS_TOKEN: &str = "autonomous_codex_token";
 const PORT: &str = "18792";
 
-pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
+pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let home = cx.path(cx.rt.home);
     let ws = cx.workspace();
     let skills = cx.path(cx.rt.skills.dir);

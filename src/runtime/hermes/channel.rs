@@ -9,7 +9,7 @@ use crate::plan::Draft;
 use crate::runtime::Channel;
 
 /// hermes' `.env` variables of each channel.
-pub fn vars(ch: Channel) -> &'static [&'static str] {
+pub(super) fn vars(ch: Channel) -> &'static [&'static str] {
     match ch {
         Channel::Telegram => &["TELEGRAM_BOT_TOKEN", "TELEGRAM_ALLOWED_USERS"],
         Channel::Slack => &["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_ALLOWED_USERS"],
@@ -32,7 +32,7 @@ pub fn vars(ch: Channel) -> &'static [&'static str] {
 }
 
 /// The channel's `.env` variables go.
-pub fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<bool> {
+pub(super) fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<bool> {
     let Some(f) = SPEC.native_file("env") else {
         return Ok(false);
     };

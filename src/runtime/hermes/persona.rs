@@ -13,9 +13,9 @@ use crate::persona::identity;
 use crate::persona::migrator::Migrator;
 use crate::persona::{Adapter, Source};
 
-pub const ADAPTER: Adapter = Adapter { read, write };
+pub(super) const ADAPTER: Adapter = Adapter { read, write };
 
-pub fn read(src: &Source<'_, '_>) -> Result<PersonaBundle> {
+pub(super) fn read(src: &Source<'_, '_>) -> Result<PersonaBundle> {
     let p = &src.rt.persona;
     let (raw, soul_from) = src.text(p.soul)?;
     let identity = identity::card_fields(&raw);
@@ -58,7 +58,7 @@ fn strip_skill_block(soul: &str) -> String {
 /// Writes a bundle: the soul (as read: upstream strips no card here), the identity card inlined
 /// into it, memory + knowledge + daily folded into MEMORY.md in that order (earlier entries win
 /// the dedupe and the limit), and the user profile.
-pub fn write(m: &mut Migrator<'_, '_>, b: &PersonaBundle) -> Result<()> {
+pub(super) fn write(m: &mut Migrator<'_, '_>, b: &PersonaBundle) -> Result<()> {
     let p = m.rt.persona;
     let s = &b.sources;
     let soul = m.path(p.soul);

@@ -37,7 +37,7 @@ const CHANNEL_VARS: &[(&str, &str)] = &[
     ("bluebubbles_user_address", "BLUEBUBBLES_ALLOWED_USERS"),
 ];
 
-pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
+pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let home = cx.path(cx.rt.home);
     if cx.full() && cx.owns_llm() {
         skills_restore(cx)?;

@@ -10,7 +10,7 @@ use crate::format::doc::Doc;
 use crate::plan::{CommandAction, Draft};
 use crate::runtime::{Channel, ChannelPlugins, Loc};
 
-pub const PLUGINS: ChannelPlugins = ChannelPlugins {
+pub(super) const PLUGINS: ChannelPlugins = ChannelPlugins {
     channels: &[Channel::Slack, Channel::Discord, Channel::Whatsapp],
     install: install_plugin,
     enable: enable_plugin,
@@ -68,7 +68,7 @@ fn enable_plugin(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<
 }
 
 /// `channels.<ch>` goes; `plugins.entries.<ch>.enabled` becomes false.
-pub fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<bool> {
+pub(super) fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<bool> {
     let Some(f) = SPEC.native_file("config") else {
         return Ok(false);
     };

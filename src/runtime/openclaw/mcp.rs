@@ -23,7 +23,7 @@ fn blocks_env(key: &str) -> bool {
 }
 
 /// A stdio server that sets an env key openclaw drops is refused.
-pub fn refuses(name: &str, entry: &Entry) -> Result<()> {
+pub(super) fn refuses(name: &str, entry: &Entry) -> Result<()> {
     if let Server::Stdio { env, .. } = &entry.server {
         let blocked: Vec<&str> = env
             .keys()

@@ -15,7 +15,7 @@ use super::{
     openclaw_layout,
 };
 
-pub const SPEC: Runtime = Runtime {
+pub(super) const SPEC: Runtime = Runtime {
     id: RuntimeId::Openclaw,
     name: "openclaw",
     aliases: &["pi"],

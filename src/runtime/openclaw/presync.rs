@@ -35,7 +35,7 @@ const GATEWAY_PORT: u64 = 18789;
 /// A model the agent defaults always carry (upstream appends it after the catalog).
 const EXTRA_AGENT_MODEL: &str = "openai-codex/gpt-5.5";
 
-pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
+pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let dir = cx.openclaw_dir();
     let ws = cx.workspace();
     if cx.full() {

@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::reconcile::llm::{NativeFiles, text};
 use crate::runtime::{Format, native};
 
-pub fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
+pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let xdg = files
         .layout
         .agent_home

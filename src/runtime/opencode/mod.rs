@@ -12,7 +12,7 @@ use super::{
     RebrandFrom, ResetSpec, ResetStep, Runtime, RuntimeId, Skills, Verify, openclaw_layout,
 };
 
-pub const SPEC: Runtime = Runtime {
+pub(super) const SPEC: Runtime = Runtime {
     id: RuntimeId::Opencode,
     name: "opencode",
     aliases: &[],

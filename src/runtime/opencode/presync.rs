@@ -20,7 +20,7 @@ const SCHEMA: &str = "https://opencode.ai/config.json";
 /// opencode's own Scheduled-tasks rule (its AGENTS.md block has one; codex's has not).
 const SCHEDULE: &str = "\n**Scheduled tasks (MANDATORY):** The owner's scheduled tasks (morning brief, reminders, custom tasks) are shown in the app and fired by the OS — they are NOT your own cron. ALWAYS use the `schedule` skill (`${SKILLS_DIR}/schedule/SKILL.md`) to answer ANY question about them — \"what's scheduled?\", \"how many tasks do I have?\", \"when does my morning brief run?\", \"why did it run at 8:03?\", \"did it run today?\" — and run its `list` command IN THIS TURN before you state a count, a time or a status. Never answer from memory, never count entries yourself, never explain a run time you have not read. Jobs you create with your own cron/scheduler tool do not appear in the app and are lost on a factory reset: say so when you create one, and never present the skill's list as a total of everything that will run.\n";
 
-pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
+pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let home = cx.path(cx.rt.home);
     let ws = cx.workspace();
     let skills = cx.path(cx.rt.skills.dir);

@@ -11,7 +11,7 @@ use crate::plan::Draft;
 use crate::runtime::{Channel, Format};
 
 /// `channel_list.<ch>.enabled` becomes false; `channel_list.<ch>` of `.security.yml` goes.
-pub fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<bool> {
+pub(super) fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<bool> {
     let reason = format!("channel remove {ch}");
     let c = ch.as_str();
     let mut changed = false;

@@ -14,7 +14,7 @@ use super::{
     Skills, Verify,
 };
 
-pub const SPEC: Runtime = Runtime {
+pub(super) const SPEC: Runtime = Runtime {
     id: RuntimeId::Picoclaw,
     name: "picoclaw",
     aliases: &[],

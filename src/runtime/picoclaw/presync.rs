@@ -27,7 +27,7 @@ const CHANNELS: [&str; 4] = ["telegram", "discord", "slack", "whatsapp"];
 /// The observer hook program the OS image ships (relative to picoclaw's home).
 const OBSERVER: &str = "hooks/os-server-observer/observer.py";
 
-pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
+pub(crate) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let home = cx.path(cx.rt.home);
     let ws = cx.workspace();
     let config = home.join("config.json");
@@ -228,7 +228,7 @@ fn observer_hook(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
 }
 
 /// os-server's loopback channel-turn endpoint (config.json `httpPort`, default 5000).
-pub fn turn_url(cx: &Cx<'_, '_>) -> String {
+pub(crate) fn turn_url(cx: &Cx<'_, '_>) -> String {
     let port = match cx.cfg.fields.get("httpPort") {
         Some(Value::Number(n)) => n.as_u64().filter(|p| (1..=65535).contains(p)),
         Some(Value::String(s)) => s.trim().parse::<u64>().ok(),

@@ -5,7 +5,7 @@ use crate::error::Result;
 use crate::reconcile::llm::{NativeFiles, text};
 use crate::runtime::Format;
 
-pub fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
+pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let v = files.value(&files.home.join("config.json"), Format::Json)?;
     let llm = v.as_ref().and_then(|v| v.get("llm"));
     Ok((

@@ -7,7 +7,7 @@ use crate::presync::core::{Cx, SECRET_MODE};
 use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
 use crate::runtime::Format;
 
-pub fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
+pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let ws = cx.workspace();
     let config = cx.path(cx.rt.home).join("config.json");
     let mut json = cx.doc(&config, Format::Json)?;
