@@ -13,7 +13,7 @@
 //! - [`cli`]: the command line (clap types only).
 //! - [`commands`]: one thin file per subcommand.
 //! - [`device`]: config.json, agent_state.json, ROBOT.md, bootstrap.json, runtime resolution.
-//! - [`runtime`]: the six runtimes as data.
+//! - [`runtime`]: one folder per runtime (its data and its hooks) and the registry.
 //! - [`persona`]: persona and memory migration between runtimes (hub and spoke).
 //! - [`switch`]: changing the active runtime through systemd, as one transaction.
 //! - [`plan`] / [`apply`]: what a command will change, and carrying it out safely.
@@ -27,10 +27,17 @@
 //! - [`mcp`]: MCP servers: the canonical entry and each runtime's native form.
 //! - [`system`]: the only door to the outside (rooted files, systemd, processes, HTTP).
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
+//! - [`path`] / [`error`]: device paths and errors, the leaves every layer uses.
+//!
+//! Imports point down the layers (`tests/layers.rs`): the command line, features, `apply`,
+//! planning (`plan`, `format`), `system`, leaves.
 
 // What tests and the binary use is `pub`; everything else is `pub(crate)`, so the compiler names
 // dead code (a `pub` item nothing outside reaches is a warning, and CI denies warnings).
 #![warn(unreachable_pub)]
+// The crate docs are for its developers (`cargo doc --document-private-items`): they link to
+// the crate-private modules too.
+#![allow(rustdoc::private_intra_doc_links)]
 
 // The two doors (clippy.toml's disallowed-methods and -types): only `system` reaches the outside
 // world (files, processes, sockets, environment, clock), only `apply` writes. Every other module
@@ -49,6 +56,8 @@ pub(crate) mod fault;
 pub mod format;
 pub(crate) mod mcp;
 pub mod output;
+/// Device paths (a leaf: every layer names files by them, none of them reaches the outside).
+pub mod path;
 pub mod persona;
 pub mod plan;
 pub(crate) mod presync;

@@ -44,7 +44,7 @@ use osctl::format::json::JsonDoc;
 use osctl::format::mdblock::{self, OS_MARKER, PERSONA_INLINE_END, PERSONA_INLINE_START};
 use osctl::format::toml::TomlDoc;
 use osctl::format::yaml::YamlDoc;
-use osctl::system::path::DevPath;
+use osctl::path::DevPath;
 
 fn cases() -> u32 {
     std::env::var("OSCTL_FUZZ_CASES")

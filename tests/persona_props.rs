@@ -62,13 +62,13 @@ fn migrate(root: &Path, from: RuntimeId, to: RuntimeId) -> Plan {
     plan
 }
 
-fn write(root: &Path, dev: &osctl::system::path::DevPath, text: &str) {
+fn write(root: &Path, dev: &osctl::path::DevPath, text: &str) {
     let p = root.join(dev.relative());
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, text).unwrap();
 }
 
-fn read(root: &Path, dev: &osctl::system::path::DevPath) -> String {
+fn read(root: &Path, dev: &osctl::path::DevPath) -> String {
     std::fs::read_to_string(root.join(dev.relative())).unwrap_or_default()
 }
 

@@ -442,7 +442,7 @@ fn regression_journal_was_world_readable() {
 #[test]
 fn regression_presync_plan_overwrote_a_concurrent_mcp_add() {
     use osctl::plan::{Draft, Step};
-    use osctl::system::{fs::RootFs, path::DevPath};
+    use osctl::{path::DevPath, system::fs::RootFs};
     let sandbox = sandbox();
     let root = sandbox.path().join("device");
     write(&root, "root/.hermes/config.yaml", b"a: 1\n", 0o644);

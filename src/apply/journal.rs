@@ -43,9 +43,9 @@ use sha2::{Digest, Sha256};
 use super::atomic::{self, Syncs};
 use super::lock::{self, STATE_DIR};
 use crate::error::{Error, Exit, Result};
+use crate::path::DevPath;
 use crate::plan::{FileChange, FileState, ServiceAction, Step};
 use crate::system::fs::{Limit, RootFs};
-use crate::system::path::DevPath;
 use crate::system::services::Services;
 
 const MANIFEST: &str = "manifest.json";

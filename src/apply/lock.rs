@@ -30,8 +30,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Exit, Result};
+use crate::path::DevPath;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 /// Device folder for osctl's own state (lock, journal, switch record).
 pub const STATE_DIR: &str = "/var/lib/osctl";

@@ -25,10 +25,10 @@ use std::time::Duration;
 
 use crate::error::{Error, Exit, Result};
 use crate::output::Printer;
+use crate::path::DevPath;
 use crate::plan::{CommandAction, FileChange, FileState, Plan, Step};
 use crate::system::fs::{Kind, RootFs};
 use crate::system::interrupt;
-use crate::system::path::DevPath;
 use crate::system::process::{self, Run};
 use crate::system::services::{Ran, Services};
 
@@ -466,60 +466,6 @@ fn ensure_parents(fs: &RootFs, path: &DevPath, work: &mut Work) -> Result<()> {
     Ok(())
 }
 
-/// The current state of `path` as a planner's `before` (following a final link).
-pub fn current(fs: &RootFs, path: &DevPath) -> Result<FileState> {
-    let Some(meta) = fs.stat(path)? else {
-        return Ok(FileState::Absent);
-    };
-    Ok(match meta.kind {
-        Kind::File => FileState::File {
-            content: fs.read(path)?.unwrap_or_default(),
-            mode: meta.mode,
-        },
-        Kind::Dir => FileState::Dir { mode: meta.mode },
-        // A FIFO, device node or socket where a file belongs: the read names it as an error.
-        _ => FileState::File {
-            content: fs.read(path)?.unwrap_or_default(),
-            mode: meta.mode,
-        },
-    })
-}
-
-/// The current state of `path` for a removal: a link stays a link, a folder is counted whole.
-pub fn current_for_removal(fs: &RootFs, path: &DevPath) -> Result<FileState> {
-    let Some(meta) = fs.lstat(path)? else {
-        return Ok(FileState::Absent);
-    };
-    Ok(match meta.kind {
-        Kind::Symlink => {
-            let host = fs.host_nofollow(path)?;
-            let target =
-                std::fs::read_link(&host).map_err(|e| Error::io("read the link", path, &e))?;
-            FileState::Symlink {
-                target: target.to_string_lossy().into_owned(),
-            }
-        }
-        Kind::Dir => {
-            let host = fs.host_nofollow(path)?;
-            let (mut files, mut bytes) = (0u64, 0u64);
-            for entry in walkdir::WalkDir::new(&host).follow_links(false) {
-                let entry = entry.map_err(|e| {
-                    Error::input("io_error", format!("cannot walk {path}")).cause(e.to_string())
-                })?;
-                if !entry.file_type().is_dir() {
-                    files += 1;
-                    bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
-                }
-            }
-            FileState::Tree { files, bytes }
-        }
-        _ => FileState::File {
-            content: fs.read(path)?.unwrap_or_default(),
-            mode: meta.mode,
-        },
-    })
-}
-
 /// Permission bits of a host file (0 when it cannot be read).
 pub fn mode_of(host: &std::path::Path) -> u32 {
     std::fs::metadata(host)
@@ -532,6 +478,7 @@ mod tests {
     use super::*;
     use crate::output::ColorChoice;
     use crate::plan::FileChange;
+    use crate::plan::draft::{current, current_for_removal};
     use std::collections::BTreeMap;
     use std::path::Path;
 

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Exit, Result};
-use crate::system::path::DevPath;
+use crate::path::DevPath;
 
 /// A held staging lock; [`StageLock::release`] removes its file, dropping it only unlocks.
 #[derive(Debug)]

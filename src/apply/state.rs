@@ -6,8 +6,8 @@ use std::io::Write;
 
 use crate::apply::atomic;
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 /// Writes `bytes` to `path` whole (a temporary file, fsync, rename, folder fsync), with `mode`,
 /// creating its folders.

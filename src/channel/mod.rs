@@ -27,10 +27,10 @@ use crate::apply::Target;
 use crate::device::Device;
 use crate::device::config::{self, channel_fields};
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::plan::{Draft, FileState, Plan, ServiceAction, Step};
 use crate::presync;
 use crate::runtime::{Channel, ChannelPlugins, Runtime, RuntimeId, install};
-use crate::system::path::DevPath;
 
 /// Who runs a channel on a runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

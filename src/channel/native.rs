@@ -37,8 +37,8 @@ pub(crate) fn plan_remove(
 mod tests {
     use super::*;
     use crate::device::paths::DeviceEnv;
+    use crate::path::DevPath;
     use crate::system::fs::RootFs;
-    use crate::system::path::DevPath;
 
     #[test]
     fn removes_the_channel_from_every_runtime_that_holds_it() {

@@ -20,13 +20,14 @@ use crate::doctor::{
     self, Drift, Facts, Journal, Probe, Problem, Report, Step, Switch, Unit, UnitRole,
 };
 use crate::error::{Error, Exit, Result};
+use crate::format::Format;
 use crate::format::dotenv::DotEnv;
+use crate::path::DevPath;
 use crate::plan::Draft;
 use crate::presync::{self, Scope};
 use crate::reconcile::{self, StepName};
-use crate::runtime::{Format, REGISTRY, RuntimeId, install, native};
+use crate::runtime::{REGISTRY, RuntimeId, install, native};
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 /// How many journal lines a failed unit shows.
 const JOURNAL_LINES: usize = 10;

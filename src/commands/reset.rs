@@ -16,9 +16,9 @@ use super::Ctx;
 use crate::apply::{self, Target};
 use crate::cli::ResetArgs;
 use crate::error::{Error, Exit, Result};
+use crate::path::DevPath;
 use crate::plan::{Plan, ServiceAction, Step, render as plan_render};
 use crate::reset::{self, Input, render};
-use crate::system::path::DevPath;
 use crate::system::services::Ran;
 
 pub(super) fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {

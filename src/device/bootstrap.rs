@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Bootstrap {

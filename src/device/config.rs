@@ -8,11 +8,11 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Location, Result};
 use crate::format::json::JsonDoc;
+use crate::path::DevPath;
 use crate::plan::Draft;
 use crate::redact;
 use crate::runtime::{Channel, RuntimeId};
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 /// `llm_config_mode`: who owns the runtimes' LLM settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -19,9 +19,9 @@
 use std::collections::BTreeMap;
 
 use crate::error::Result;
+use crate::path::DevPath;
 use crate::runtime::{Anchor, Loc, REGISTRY, ResetStep, Runtime};
 use crate::system::fs::{Kind, RootFs};
-use crate::system::path::DevPath;
 
 pub const CONFIG_JSON: &str = "/root/config/config.json";
 pub const DEFAULT_AGENT_FILE: &str = "/root/config/f_r_default_agent";

@@ -5,8 +5,8 @@
 use super::config::DeviceConfig;
 use super::robot::RobotProfile;
 use crate::error::Result;
+use crate::path::DevPath;
 use crate::runtime::RuntimeId;
-use crate::system::path::DevPath;
 
 /// Where the answer came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -8,8 +8,8 @@
 //! device itself would ignore it.
 
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 /// A value read from the front matter, with its 1-based line in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]

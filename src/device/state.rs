@@ -7,8 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 /// Entries kept; the oldest are dropped.
 pub const HISTORY_CAP: usize = 50;

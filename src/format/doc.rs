@@ -9,9 +9,7 @@ use serde_json::Value;
 use super::json::{Dialect, JsonDoc};
 use super::{toml::TomlDoc, yaml::YamlDoc};
 use crate::error::{Error, Result};
-use crate::plan::Draft;
-use crate::runtime::Format;
-use crate::system::path::DevPath;
+use crate::format::Format;
 
 /// A structured document being edited in place.
 #[derive(Debug)]
@@ -70,12 +68,6 @@ impl Doc {
                 )));
             }
         })
-    }
-
-    /// Reads `path` through the draft (pending writes included); an empty document when the
-    /// file does not exist or is empty.
-    pub fn load(draft: &Draft<'_>, path: &DevPath, format: Format) -> Result<Doc> {
-        Doc::parse_or_empty(format, draft.read_text(path)?.as_deref(), &path.to_string())
     }
 
     /// Parses a file's text, or gives an empty document when there is no file (`None`) or

@@ -36,6 +36,22 @@ pub mod mdblock;
 pub mod toml;
 pub mod yaml;
 
+/// File formats osctl reads and edits (each runtime's `SPEC` says which of its files has which).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Strict JSON.
+    Json,
+    /// JSON with comments and trailing commas.
+    Jsonc,
+    /// JSON5: osctl edits what JSONC can carry and refuses the rest.
+    Json5,
+    Yaml,
+    Toml,
+    DotEnv,
+    Markdown,
+}
+
 /// 1-based line and column (in characters) of `offset` in `text`.
 ///
 /// Offsets past the end (or inside a character) are clamped to the nearest preceding boundary.

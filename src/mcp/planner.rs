@@ -13,10 +13,9 @@ use super::style::to_native;
 use super::{Entry, check_for_runtime, check_name};
 use crate::device::paths::Layout;
 use crate::error::{Error, Result};
-use crate::format::doc::Doc;
+use crate::path::DevPath;
 use crate::plan::{Draft, ServiceAction};
 use crate::runtime::{McpStyle, Runtime, install};
-use crate::system::path::DevPath;
 
 /// What `mcp add` did to the entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -160,7 +159,7 @@ fn remove(
         return Ok(false);
     }
     reader::read(draft, layout, rt)?;
-    let mut doc = Doc::load(draft, &file, rt.mcp.format)?;
+    let mut doc = draft.doc(&file, rt.mcp.format)?;
     let mut changed = false;
     for name in names {
         let mut path: Vec<&str> = rt.mcp.path.to_vec();
@@ -197,7 +196,7 @@ pub(crate) fn write_entries(
         return Ok(false);
     }
     let file = layout.path(rt.mcp.file);
-    let mut doc = Doc::load(draft, &file, rt.mcp.format)?;
+    let mut doc = draft.doc(&file, rt.mcp.format)?;
     for (name, entry) in entries {
         let mut path: Vec<&str> = rt.mcp.path.to_vec();
         path.push(name);

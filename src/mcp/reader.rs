@@ -11,9 +11,9 @@ use serde_json::Value;
 use super::style::{self, Read};
 use crate::device::paths::Layout;
 use crate::error::Result;
+use crate::path::DevPath;
 use crate::plan::Draft;
 use crate::runtime::{Runtime, native};
-use crate::system::path::DevPath;
 
 /// One server as found in a runtime's file.
 #[derive(Clone, Debug)]

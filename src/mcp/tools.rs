@@ -7,8 +7,8 @@ use serde_json::{Map, Value, json};
 
 use crate::device::config;
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::plan::Draft;
-use crate::system::path::DevPath;
 
 /// The current `mcp_tools` list as planned (an absent or non-list field reads as empty).
 fn current(draft: &Draft<'_>, path: &DevPath) -> Result<Vec<Value>> {

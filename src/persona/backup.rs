@@ -9,9 +9,9 @@
 //! pruned here; a factory reset removes the persona files' backups (`src/reset/`).
 
 use crate::error::Result;
+use crate::path::DevPath;
 use crate::plan::{Draft, FileState};
 use crate::redact;
-use crate::system::path::DevPath;
 
 /// `<path>.bak-<nanoseconds>`.
 pub(crate) fn backup_path(path: &DevPath, nanos: u128) -> DevPath {

@@ -2,7 +2,7 @@
 //! consumes (docs/device-contract.md §5.1).
 
 use super::identity::IdentityField;
-use crate::system::path::DevPath;
+use crate::path::DevPath;
 
 /// The owner's persona and long-term memory, read from one runtime.
 #[derive(Clone, Debug, Default)]

@@ -25,9 +25,9 @@ use super::user_profile;
 use crate::device::paths::Layout;
 use crate::error::Result;
 use crate::format::mdblock::{self, OS_MARKER};
+use crate::path::DevPath;
 use crate::plan::Draft;
 use crate::runtime::{EntryFormat, Loc, Runtime};
-use crate::system::path::DevPath;
 
 /// A file the migration writes: what it held before, what it will hold.
 pub struct Staged {

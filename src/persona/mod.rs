@@ -37,9 +37,9 @@ pub use report::{Item, ItemStatus, Report};
 
 use crate::device::paths::Layout;
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::plan::Draft;
 use crate::runtime::{Loc, REGISTRY, Runtime, RuntimeId};
-use crate::system::path::DevPath;
 use migrator::{Migrator, Staged};
 
 /// One runtime's persona reader and writer (`Runtime::persona_adapter`).

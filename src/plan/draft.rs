@@ -25,11 +25,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::{CommandAction, FileChange, FileState, Plan, ServiceAction, Step};
-use crate::apply::{current, current_for_removal};
 use crate::error::{Error, Exit, Result};
+use crate::format::Format;
+use crate::format::doc::Doc;
+use crate::path::DevPath;
 use crate::redact;
-use crate::system::fs::{RootFs, text_from_bytes};
-use crate::system::path::DevPath;
+use crate::system::fs::{Kind, RootFs, text_from_bytes};
 
 /// Mode for a new file when the planner does not ask for one.
 pub(crate) const DEFAULT_FILE_MODE: u32 = 0o644;
@@ -210,6 +211,12 @@ impl<'a> Draft<'a> {
             None => Ok(None),
             Some(bytes) => text_from_bytes(path, bytes).map(Some),
         }
+    }
+
+    /// The planned structured document at `path` (pending writes included); an empty document
+    /// of `format` when the file does not exist or is empty.
+    pub fn doc(&self, path: &DevPath, format: Format) -> Result<Doc> {
+        Doc::parse_or_empty(format, self.read_text(path)?.as_deref(), &path.to_string())
     }
 
     pub fn exists(&self, path: &DevPath) -> Result<bool> {
@@ -508,6 +515,45 @@ fn fingerprint(state: &FileState) -> [u8; 32] {
         }
     }
     h.finalize().into()
+}
+
+/// The current state of `path` as a planner's `before` (following a final link).
+pub(crate) fn current(fs: &RootFs, path: &DevPath) -> Result<FileState> {
+    let Some(meta) = fs.stat(path)? else {
+        return Ok(FileState::Absent);
+    };
+    Ok(match meta.kind {
+        Kind::Dir => FileState::Dir { mode: meta.mode },
+        // A FIFO, device node or socket where a file belongs: the read names it as an error.
+        _ => FileState::File {
+            content: fs.read(path)?.unwrap_or_default(),
+            mode: meta.mode,
+        },
+    })
+}
+
+/// The current state of `path` for a removal: a link stays a link, a folder is counted whole.
+pub(crate) fn current_for_removal(fs: &RootFs, path: &DevPath) -> Result<FileState> {
+    let Some(meta) = fs.lstat(path)? else {
+        return Ok(FileState::Absent);
+    };
+    Ok(match meta.kind {
+        Kind::Symlink => match fs.read_link(path)? {
+            Some(target) => FileState::Symlink {
+                target: target.to_string_lossy().into_owned(),
+            },
+            // Gone between the two looks.
+            None => FileState::Absent,
+        },
+        Kind::Dir => {
+            let (files, bytes) = fs.tree_size(path)?;
+            FileState::Tree { files, bytes }
+        }
+        _ => FileState::File {
+            content: fs.read(path)?.unwrap_or_default(),
+            mode: meta.mode,
+        },
+    })
 }
 
 #[cfg(test)]

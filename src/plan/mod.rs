@@ -11,7 +11,7 @@ pub mod render;
 
 pub use draft::Draft;
 
-use crate::system::path::DevPath;
+use crate::path::DevPath;
 
 /// The state of one path, before or after a change.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,59 +141,8 @@ impl FileChange {
     }
 }
 
-/// A service action. They go through the one systemctl boundary
-/// ([`crate::system::services`]); with `--root` other than `/` they are printed, never run.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "action", content = "unit", rename_all = "kebab-case")]
-pub enum ServiceAction {
-    DaemonReload,
-    EnableNow(String),
-    DisableNow(String),
-    Start(String),
-    Stop(String),
-    Restart(String),
-    /// Restart only when the unit is active (a config change for a running runtime).
-    RestartIfActive(String),
-    ResetFailed(String),
-    /// Enable without starting (a rollback gives back the enablement of a unit that was
-    /// enabled but not running).
-    Enable(String),
-    Disable(String),
-    /// `systemctl reboot` (a reset with `--reboot` runs it after its journal is committed, never
-    /// as a step of a plan: a reboot mid-plan would leave the journal for the next boot to undo).
-    Reboot,
-}
-
-impl ServiceAction {
-    /// The `systemctl` arguments for this action.
-    pub fn systemctl_args(&self) -> Vec<String> {
-        // A bare name is a service; a timer (`osctl setup` starts its skills timer) keeps its suffix.
-        let unit = |u: &String| {
-            if u.ends_with(".timer") {
-                u.clone()
-            } else {
-                format!("{}.service", u.trim_end_matches(".service"))
-            }
-        };
-        match self {
-            ServiceAction::DaemonReload => vec!["daemon-reload".into()],
-            ServiceAction::EnableNow(u) => vec!["enable".into(), "--now".into(), unit(u)],
-            ServiceAction::DisableNow(u) => vec!["disable".into(), "--now".into(), unit(u)],
-            ServiceAction::Start(u) => vec!["start".into(), unit(u)],
-            ServiceAction::Stop(u) => vec!["stop".into(), unit(u)],
-            ServiceAction::Restart(u) => vec!["restart".into(), unit(u)],
-            ServiceAction::RestartIfActive(u) => vec!["try-restart".into(), unit(u)],
-            ServiceAction::ResetFailed(u) => vec!["reset-failed".into(), unit(u)],
-            ServiceAction::Enable(u) => vec!["enable".into(), unit(u)],
-            ServiceAction::Disable(u) => vec!["disable".into(), unit(u)],
-            ServiceAction::Reboot => vec!["reboot".into()],
-        }
-    }
-
-    pub fn describe(&self) -> String {
-        format!("systemctl {}", self.systemctl_args().join(" "))
-    }
-}
+/// A service action (its home is the systemctl door, which runs it; a plan lists them).
+pub use crate::system::services::ServiceAction;
 
 /// A program osctl runs as part of a plan (an installer, a runtime's own reset command). Data
 /// reaches it through environment variables, never by formatting script text.

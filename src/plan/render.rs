@@ -336,8 +336,8 @@ pub fn human_bytes(n: u64) -> String {
 #[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests {
     use super::*;
+    use crate::path::DevPath;
     use crate::plan::ServiceAction;
-    use crate::system::path::DevPath;
 
     #[test]
     fn git_style_headers_and_redaction() {

@@ -16,9 +16,9 @@ use crate::error::Result;
 use crate::format::mdblock::{
     self, HERMES_SKILL_MARKER, OS_MARKER, PERSONA_INLINE_END, PERSONA_INLINE_START,
 };
+use crate::path::DevPath;
 use crate::persona::{backup, souls};
 use crate::runtime::RuntimeId;
-use crate::system::path::DevPath;
 
 /// Seeded below the soul block when SOUL.md has no owner text.
 pub(crate) const PERSONAL_SEED: &str = "## Personal\n\n_Owner-editable. Add notes about yourself, family, routines, or personality tweaks here. The block above is managed by the OS and will be refreshed on each update — keep your edits in this section._\n";

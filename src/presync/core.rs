@@ -13,12 +13,13 @@ use super::Scope;
 use crate::device::Device;
 use crate::device::config::{DeviceConfig, LlmMode};
 use crate::error::Result;
+use crate::format::Format;
 use crate::format::doc::Doc;
 use crate::format::dotenv::DotEnv;
+use crate::path::DevPath;
 use crate::plan::{CommandAction, Draft, FileState};
-use crate::runtime::{Format, Loc, Runtime};
+use crate::runtime::{Loc, Runtime};
 use crate::system::fs::Kind;
-use crate::system::path::DevPath;
 
 /// The first line of a `.env` file presync creates.
 const ENV_HEADER: &str = "# Keys osctl presync owns are kept in sync with /root/config/config.json; other lines are kept.\n";

@@ -133,7 +133,7 @@ pub(crate) fn profile_snippet(cx: &mut Cx<'_, '_>) -> Result<()> {
             "@OPENCODE_ENV@",
             &layout.agent_home.join(".opencode/.env").to_string(),
         );
-    let path = crate::system::path::DevPath::new("/etc/profile.d/agent-cli-env.sh");
+    let path = crate::path::DevPath::new("/etc/profile.d/agent-cli-env.sh");
     cx.write(
         &path,
         text,
@@ -147,10 +147,7 @@ pub(crate) fn profile_snippet(cx: &mut Cx<'_, '_>) -> Result<()> {
 /// copy is planned natively with the marker in the same plan, so the marker exists only once the
 /// whole copy applied. (Upstream also stops openclaw first; osctl reads the files when it plans and
 /// re-checks every destination when it writes.)
-pub(crate) fn migrate_once(
-    cx: &mut Cx<'_, '_>,
-    skills_to: &crate::system::path::DevPath,
-) -> Result<()> {
+pub(crate) fn migrate_once(cx: &mut Cx<'_, '_>, skills_to: &crate::path::DevPath) -> Result<()> {
     let Some(marker) = cx.rt.migrate_marker.map(|m| cx.path(m)) else {
         return Ok(());
     };
@@ -188,8 +185,8 @@ mod tests {
     use super::*;
     use crate::device::config;
     use crate::device::paths::DeviceEnv;
+    use crate::path::DevPath;
     use crate::system::fs::RootFs;
-    use crate::system::path::DevPath;
 
     fn device_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();

@@ -19,11 +19,12 @@ use super::{Input, Status, StepName, StepReport};
 use crate::device::config::{self, LlmMode};
 use crate::device::paths::Layout;
 use crate::error::Result;
+use crate::format::Format;
 use crate::format::dotenv::DotEnv;
+use crate::path::DevPath;
 use crate::plan::{Draft, ServiceAction};
 use crate::presync::{self, llm::normalize_base_url};
-use crate::runtime::{Format, RuntimeId, native};
-use crate::system::path::DevPath;
+use crate::runtime::{RuntimeId, native};
 
 const MARKER: &str = "llm_config_applied_runtime";
 

@@ -24,8 +24,8 @@
 use std::path::PathBuf;
 
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 pub(crate) struct Guard {
     /// Real paths that may not be removed, nor a folder above them, with what they are.

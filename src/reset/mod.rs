@@ -50,10 +50,10 @@ use crate::error::Result;
 use crate::format::mdblock::{
     PERSONA_INLINE_END, PERSONA_INLINE_START, find_delimited, strip_delimited,
 };
+use crate::path::DevPath;
 use crate::plan::{CommandAction, Draft, Plan, ServiceAction};
 use crate::runtime::{REGISTRY, ResetCommand, ResetStep, Runtime, RuntimeId, install};
 use crate::system::fs::{Kind, RootFs};
-use crate::system::path::DevPath;
 
 use guard::Guard;
 

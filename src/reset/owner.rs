@@ -35,14 +35,15 @@ use super::Planner;
 use crate::channel;
 use crate::device::config::{DeviceConfig, channel_fields};
 use crate::error::Result;
+use crate::format::Format;
 use crate::format::doc::Doc;
 use crate::format::dotenv::DotEnv;
 use crate::mcp::{planner, reader};
+use crate::path::DevPath;
 use crate::plan::{FileState, Plan};
 use crate::presync::llm::is_autonomous_host;
 use crate::redact;
-use crate::runtime::{Channel, Format, REGISTRY};
-use crate::system::path::DevPath;
+use crate::runtime::{Channel, REGISTRY};
 
 /// Owner values shorter than this are not searched for by value (a user id `42` would match
 /// unrelated settings); the channel planner removes them where they are written.

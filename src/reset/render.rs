@@ -2,10 +2,10 @@
 //! holds (files and bytes), every service action and command, and the totals. The confirmation
 //! prompt and `reset --dry-run` show this same list (`-v` adds the full diff).
 
+use crate::path::DevPath;
 use crate::plan::render::human_bytes;
 use crate::plan::{ChangeKind, FileState, Plan, Step};
 use crate::redact::redact;
-use crate::system::path::DevPath;
 
 /// Files and bytes a plan deletes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use super::{Runtime, runtime_lib_dir};
 use crate::error::Result;
+use crate::path::DevPath;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 use crate::system::process::{self, Run};
 
 /// Where systemd looks for unit files, most specific first.

@@ -38,6 +38,7 @@ use std::fmt;
 use crate::channel::Owner;
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::format::Format;
 use crate::mcp::Entry as McpEntry;
 use crate::persona::Adapter;
 use crate::persona::rebrand::Brand;
@@ -249,22 +250,6 @@ impl Loc {
             rel: path,
         }
     }
-}
-
-/// File formats osctl reads and edits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// Strict JSON (picoclaw, claudecode).
-    Json,
-    /// JSON with comments and trailing commas (opencode).
-    Jsonc,
-    /// JSON5, read by openclaw: osctl edits what JSONC can carry and refuses the rest.
-    Json5,
-    Yaml,
-    Toml,
-    DotEnv,
-    Markdown,
 }
 
 /// The messaging channels a device can have.

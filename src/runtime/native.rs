@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 use super::Format;
 use crate::error::{Error, Result};
 use crate::format::doc::Doc;
+use crate::path::DevPath;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 /// Reads and parses `path`; `None` when the file does not exist. A file that cannot be parsed is
 /// an error naming its line.

@@ -22,9 +22,9 @@
 //! Everything is planned through a [`Draft`]: pure, previewable, applied by `apply/`.
 
 use crate::error::Result;
+use crate::path::DevPath;
 use crate::plan::{Draft, ServiceAction};
 use crate::runtime::{REGISTRY, Runtime, install};
-use crate::system::path::DevPath;
 
 /// Where osctl writes its units (the administrator's folder, as for the runtime units it owns).
 pub(crate) const UNIT_DIR: &str = "/etc/systemd/system";

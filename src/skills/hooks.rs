@@ -24,9 +24,9 @@ use serde_json::json;
 
 use crate::error::Result;
 use crate::format::json::JsonDoc;
+use crate::path::DevPath;
 use crate::plan::{Draft, ServiceAction};
 use crate::system::http::Http;
-use crate::system::path::DevPath;
 
 use super::Problem;
 use super::archive::sha256_hex;

@@ -36,9 +36,9 @@ use std::time::Duration;
 use crate::apply::lock::STATE_DIR;
 use crate::apply::stage::{self, StageLock};
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::runtime::RuntimeId;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 use super::archive::{Entry, as_tree};
 

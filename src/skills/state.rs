@@ -28,10 +28,10 @@ use serde::{Deserialize, Serialize};
 use super::metadata::Sequence;
 use crate::apply::lock::STATE_DIR;
 use crate::error::{Error, Result};
+use crate::path::DevPath;
 use crate::plan::Draft;
 use crate::runtime::RuntimeId;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 pub(crate) const SCHEMA: u32 = 1;
 

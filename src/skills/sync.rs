@@ -39,11 +39,11 @@ use crate::device::Device;
 use crate::device::bootstrap::Bootstrap;
 use crate::error::{Error, Result};
 use crate::output::Printer;
+use crate::path::DevPath;
 use crate::plan::{Draft, Plan};
 use crate::runtime::{Runtime, RuntimeId};
 use crate::system::fs::RootFs;
 use crate::system::http::Http;
-use crate::system::path::DevPath;
 
 use super::archive::{self, MAX_UNPACKED_BYTES, as_tree};
 use super::catalog::{SkillJson, catalog};

@@ -9,9 +9,9 @@
 //! mode differ are rewritten, so a repeated switch writes nothing.
 
 use crate::error::Result;
+use crate::path::DevPath;
 use crate::plan::Draft;
 use crate::runtime::{Runtime, presync_hook, runtime_lib_dir};
-use crate::system::path::DevPath;
 
 /// The presync hook shim: one file for all six runtimes (it reads the runtime from its name).
 pub const PRESYNC_HOOK: &str = include_str!("../../embedded/presync-hook");

@@ -24,9 +24,9 @@ use crate::apply::lock::STATE_DIR;
 use crate::apply::state;
 use crate::error::{Error, Exit, Result};
 use crate::output::Printer;
+use crate::path::DevPath;
 use crate::runtime::{Runtime, runtime_lib_dir};
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 use crate::system::process::{self, Output, Run};
 
 /// The upstream CDN (`RUNTIMES_BASE_URL`'s default).

@@ -17,11 +17,11 @@ use super::installer::Source;
 use crate::device::Device;
 use crate::device::config;
 use crate::error::Result;
+use crate::path::DevPath;
 use crate::plan::{Draft, Plan};
 use crate::reconcile::{self, Planned, StepName};
 use crate::runtime::{self, RuntimeId, install};
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 /// A switch, planned.
 #[derive(Clone, Debug)]

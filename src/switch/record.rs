@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use crate::apply::lock::{self, STATE_DIR};
 use crate::apply::state;
 use crate::error::{Error, Exit, Result};
+use crate::path::DevPath;
 use crate::runtime::RuntimeId;
 use crate::system::fs::RootFs;
-use crate::system::path::DevPath;
 
 /// How far a switch got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

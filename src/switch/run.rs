@@ -21,10 +21,10 @@ use crate::apply::journal::{Journal, Touch};
 use crate::apply::{Target, apply_file};
 use crate::device::{Device, config};
 use crate::error::{Error, Exit, Result};
+use crate::path::DevPath;
 use crate::plan::{Draft, Plan, ServiceAction, Step};
 use crate::runtime::{Loc, Runtime, RuntimeId, install, runtime_lib_dir};
 use crate::system::interrupt;
-use crate::system::path::DevPath;
 use crate::system::process::{self, Run};
 
 /// How long one run of the ready hook may take.

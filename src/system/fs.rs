@@ -20,7 +20,7 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::system::path::DevPath;
+use crate::path::DevPath;
 
 /// Links followed while resolving one path before giving up (Linux uses 40 as well).
 const MAX_LINKS: usize = 40;
@@ -357,6 +357,23 @@ impl RootFs {
     pub fn is_link_in_resolved(&self, resolved: &DevPath) -> bool {
         std::fs::symlink_metadata(self.root.join(resolved.relative()))
             .is_ok_and(|m| m.file_type().is_symlink())
+    }
+
+    /// How many files (everything that is not a folder, links included) and bytes the tree at
+    /// `path` holds, without following links.
+    pub fn tree_size(&self, path: &DevPath) -> Result<(u64, u64)> {
+        let host = self.host_nofollow(path)?;
+        let (mut files, mut bytes) = (0u64, 0u64);
+        for entry in walkdir::WalkDir::new(&host).follow_links(false) {
+            let entry = entry.map_err(|e| {
+                Error::input("io_error", format!("cannot walk {path}")).cause(e.to_string())
+            })?;
+            if !entry.file_type().is_dir() {
+                files += 1;
+                bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
+            }
+        }
+        Ok((files, bytes))
     }
 
     pub fn exists(&self, path: &DevPath) -> Result<bool> {

@@ -11,7 +11,6 @@ pub(crate) mod http;
 pub(crate) mod interrupt;
 pub(crate) mod mounts;
 pub(crate) mod net;
-pub mod path;
 pub(crate) mod process;
 pub(crate) mod random;
 pub mod services;

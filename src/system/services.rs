@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::error::{Error, Exit, Result};
-use crate::plan::ServiceAction;
 use crate::system::process::{self, Run};
 
 /// How long one `systemctl` call may take (a `disable --now` waits for the unit to stop).
@@ -27,6 +26,60 @@ pub enum Services {
     },
     /// No systemd: actions are printed, not run.
     Offline,
+}
+
+/// A service action, one step of a plan. They all go through this boundary; with `--root` other
+/// than `/` they are printed, never run.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "action", content = "unit", rename_all = "kebab-case")]
+pub enum ServiceAction {
+    DaemonReload,
+    EnableNow(String),
+    DisableNow(String),
+    Start(String),
+    Stop(String),
+    Restart(String),
+    /// Restart only when the unit is active (a config change for a running runtime).
+    RestartIfActive(String),
+    ResetFailed(String),
+    /// Enable without starting (a rollback gives back the enablement of a unit that was
+    /// enabled but not running).
+    Enable(String),
+    Disable(String),
+    /// `systemctl reboot` (a reset with `--reboot` runs it after its journal is committed, never
+    /// as a step of a plan: a reboot mid-plan would leave the journal for the next boot to undo).
+    Reboot,
+}
+
+impl ServiceAction {
+    /// The `systemctl` arguments for this action.
+    pub fn systemctl_args(&self) -> Vec<String> {
+        // A bare name is a service; a timer (`osctl setup` starts its skills timer) keeps its suffix.
+        let unit = |u: &String| {
+            if u.ends_with(".timer") {
+                u.clone()
+            } else {
+                format!("{}.service", u.trim_end_matches(".service"))
+            }
+        };
+        match self {
+            ServiceAction::DaemonReload => vec!["daemon-reload".into()],
+            ServiceAction::EnableNow(u) => vec!["enable".into(), "--now".into(), unit(u)],
+            ServiceAction::DisableNow(u) => vec!["disable".into(), "--now".into(), unit(u)],
+            ServiceAction::Start(u) => vec!["start".into(), unit(u)],
+            ServiceAction::Stop(u) => vec!["stop".into(), unit(u)],
+            ServiceAction::Restart(u) => vec!["restart".into(), unit(u)],
+            ServiceAction::RestartIfActive(u) => vec!["try-restart".into(), unit(u)],
+            ServiceAction::ResetFailed(u) => vec!["reset-failed".into(), unit(u)],
+            ServiceAction::Enable(u) => vec!["enable".into(), unit(u)],
+            ServiceAction::Disable(u) => vec!["disable".into(), unit(u)],
+            ServiceAction::Reboot => vec!["reboot".into()],
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        format!("systemctl {}", self.systemctl_args().join(" "))
+    }
 }
 
 /// What happened to one action.

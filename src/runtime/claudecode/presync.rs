@@ -12,12 +12,12 @@
 
 use crate::device::config::LlmMode;
 use crate::error::Result;
+use crate::format::Format;
 use crate::format::mdblock::{self, OS_MARKER};
+use crate::path::DevPath;
 use crate::presync::blocks::{self, CLAUDE_MD, CLAUDE_NOTES_SEED};
 use crate::presync::core::{Cx, SECRET_MODE, fill};
 use crate::presync::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, without_v1};
-use crate::runtime::Format;
-use crate::system::path::DevPath;
 
 /// API-key variables; they outrank an OAuth login, so subscription mode drops them.
 const API_VARS: &[&str] = &[

@@ -8,10 +8,10 @@
 
 use crate::device::config::LlmMode;
 use crate::error::Result;
+use crate::format::Format;
 use crate::presync::blocks;
 use crate::presync::core::Cx;
 use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, with_v1};
-use crate::runtime::Format;
 
 /// Must match the bridge's token (docs/device-contract.md §2.7).
 const WS_TOKEN: &str = "autonomous_codex_token";

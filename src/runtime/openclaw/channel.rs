@@ -6,7 +6,6 @@ use serde_json::Value;
 use super::SPEC;
 use crate::device::Device;
 use crate::error::Result;
-use crate::format::doc::Doc;
 use crate::plan::{CommandAction, Draft};
 use crate::runtime::{Channel, ChannelPlugins, Loc};
 
@@ -52,7 +51,7 @@ fn enable_plugin(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<
         return Ok(());
     };
     let path = device.layout.path(f.loc);
-    let mut doc = Doc::load(draft, &path, f.format)?;
+    let mut doc = draft.doc(&path, f.format)?;
     if doc.set(
         &["plugins", "entries", ch.as_str(), "enabled"],
         Value::Bool(true),
@@ -77,7 +76,7 @@ pub(super) fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel
         return Ok(false);
     }
     let c = ch.as_str();
-    let mut doc = Doc::load(draft, &path, f.format)?;
+    let mut doc = draft.doc(&path, f.format)?;
     let mut changed = doc.remove(&["channels", c])?;
     if doc.get(&["plugins", "entries", c]).is_some() {
         changed |= doc.set(&["plugins", "entries", c, "enabled"], Value::Bool(false))?;

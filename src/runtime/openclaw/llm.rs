@@ -3,8 +3,9 @@
 //! `models.providers.autonomous.apiKey`, the base URL `.baseUrl`.
 
 use crate::error::Result;
+use crate::format::Format;
 use crate::reconcile::llm::{NativeFiles, text};
-use crate::runtime::{Format, native};
+use crate::runtime::native;
 
 pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let v = files.value(&files.home.join("openclaw.json"), Format::Json5)?;

@@ -23,10 +23,10 @@ use serde_json::{Value, json};
 
 use crate::device::config::LlmMode;
 use crate::error::Result;
+use crate::format::Format;
 use crate::presync::blocks::{self, OPENCLAW_AGENTS, OPENCLAW_HEARTBEAT_ENDING};
 use crate::presync::core::{Cx, DocEdit, SECRET_MODE, fill};
 use crate::presync::llm::{DEFAULT_BASE_URL, is_autonomous_host};
-use crate::runtime::Format;
 
 const PROVIDER: &str = "autonomous";
 /// upstream's catalog when it cannot ask the API (`defaultModels`).

@@ -8,10 +8,10 @@
 //! provider, model and key alone in `runtime` mode.
 
 use crate::error::Result;
+use crate::format::Format;
 use crate::presync::blocks;
 use crate::presync::core::Cx;
 use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
-use crate::runtime::Format;
 
 const WS_TOKEN: &str = "autonomous_opencode_token";
 const PORT: &str = "18793";

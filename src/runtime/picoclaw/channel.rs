@@ -6,9 +6,9 @@ use serde_json::Value;
 use super::SPEC;
 use crate::device::Device;
 use crate::error::Result;
-use crate::format::doc::Doc;
+use crate::format::Format;
 use crate::plan::Draft;
-use crate::runtime::{Channel, Format};
+use crate::runtime::Channel;
 
 /// `channel_list.<ch>.enabled` becomes false; `channel_list.<ch>` of `.security.yml` goes.
 pub(super) fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel) -> Result<bool> {
@@ -18,7 +18,7 @@ pub(super) fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel
     if let Some(f) = SPEC.native_file("config") {
         let path = device.layout.path(f.loc);
         if draft.exists(&path)? {
-            let mut doc = Doc::load(draft, &path, f.format)?;
+            let mut doc = draft.doc(&path, f.format)?;
             if doc.get(&["channel_list", c, "enabled"]) == Some(Value::Bool(true)) {
                 doc.set(&["channel_list", c, "enabled"], Value::Bool(false))?;
                 changed |= draft.write(&path, doc.text(), None, &reason)?;
@@ -28,7 +28,7 @@ pub(super) fn remove_channel(draft: &mut Draft<'_>, device: &Device, ch: Channel
     if let Some(f) = SPEC.native_file("secrets") {
         let path = device.layout.path(f.loc);
         if draft.exists(&path)? {
-            let mut doc = Doc::load(draft, &path, Format::Yaml)?;
+            let mut doc = draft.doc(&path, Format::Yaml)?;
             if doc.remove(&["channel_list", c])? {
                 changed |= draft.write(&path, doc.text(), Some(0o600), &reason)?;
             }

@@ -9,8 +9,9 @@
 use serde_json::Value;
 
 use crate::error::Result;
+use crate::format::Format;
 use crate::reconcile::llm::{NativeFiles, text};
-use crate::runtime::{Format, native};
+use crate::runtime::native;
 
 pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let v = files.value(&files.home.join("config.json"), Format::Json)?;

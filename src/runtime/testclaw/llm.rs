@@ -2,8 +2,8 @@
 //! `llm.base_url`.
 
 use crate::error::Result;
+use crate::format::Format;
 use crate::reconcile::llm::{NativeFiles, text};
-use crate::runtime::Format;
 
 pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let v = files.value(&files.home.join("config.json"), Format::Json)?;

@@ -2,10 +2,10 @@
 //! workspace SOUL.md block and KNOWLEDGE.md seed, on the shared core and blocks.
 
 use crate::error::Result;
+use crate::format::Format;
 use crate::presync::blocks;
 use crate::presync::core::{Cx, SECRET_MODE};
 use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
-use crate::runtime::Format;
 
 pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let ws = cx.workspace();

@@ -1,5 +1,8 @@
 //! The command line, as clap types. Doc comments here are the help text (and the man page).
 
+pub mod channel;
+pub mod mcp;
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -176,11 +179,11 @@ pub enum Command {
 
     /// MCP servers of a runtime, in its own file: add, remove, list.
     #[command(subcommand)]
-    Mcp(crate::commands::mcp::McpCommand),
+    Mcp(mcp::McpCommand),
 
     /// Messaging channels: add, remove, list.
     #[command(subcommand)]
-    Channel(crate::commands::channel::ChannelCommand),
+    Channel(channel::ChannelCommand),
 
     /// Restore what interrupted runs left behind, from their journals (every run that changes
     /// the device also does this first).

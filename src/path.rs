@@ -1,5 +1,5 @@
 //! Device paths: absolute paths in the device's namespace (`/root/.hermes/config.yaml`), never
-//! host paths. Only [`super::fs::RootFs`] turns one into a host path, under `--root`.
+//! host paths. Only [`crate::system::fs::RootFs`] turns one into a host path, under `--root`.
 
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
