@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::entries::is_re_space;
+use super::text::is_re_space;
 
 /// The heading that starts the identity card in a hermes SOUL.md; it runs to the end of the
 /// file, and its presence also means "already inlined".

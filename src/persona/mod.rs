@@ -28,6 +28,7 @@ pub(crate) mod migrator;
 pub mod rebrand;
 pub(crate) mod report;
 pub mod souls;
+pub(crate) mod text;
 pub mod user_profile;
 
 pub(crate) mod workspace;

@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use super::entries::is_word_byte;
+use super::text::is_word_byte;
 use crate::runtime::{REGISTRY, Runtime};
 
 /// One of upstream's patterns for a runtime's name in persona text: one word, or two words that

@@ -12,9 +12,8 @@
 //! rules, `## Related` links) stays line for line. Upstream rewrote the whole file from its
 //! entries, which flattened the template into `- Context: ---` and `- Related: …` bullets.
 
-use super::entries::{
-    EntrySpan, Outline, canonical_list, is_bullet_line, is_re_space, outline, parse_entries,
-};
+use super::entries::{EntrySpan, Outline, canonical_list, is_bullet_line, outline, parse_entries};
+use super::text::is_re_space;
 use crate::runtime::EntryFormat;
 
 /// The singular fields, in the order they are appended.
