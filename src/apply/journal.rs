@@ -1465,7 +1465,7 @@ mod tests {
         changes: Vec<FileChange>,
     }
 
-    const CONFIG: &str = "/etc/app/config.toml";
+    const CONFIG: &str = "/etc/app/app.conf";
     const NEW: &str = "/etc/app/new.conf";
     const NOTE: &str = "/root/NOTE.md";
 
@@ -1473,9 +1473,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("etc/app")).unwrap();
         std::fs::create_dir_all(dir.path().join("root")).unwrap();
-        std::fs::write(dir.path().join("etc/app/config.toml"), "a = 1\n").unwrap();
+        std::fs::write(dir.path().join("etc/app/app.conf"), "a = 1\n").unwrap();
         std::fs::set_permissions(
-            dir.path().join("etc/app/config.toml"),
+            dir.path().join("etc/app/app.conf"),
             std::fs::Permissions::from_mode(0o640),
         )
         .unwrap();
@@ -1608,7 +1608,7 @@ mod tests {
         d.write_all(&j);
         std::mem::forget(j);
         // The runtime saved its config after the killed run wrote it.
-        std::fs::write(d.dir.path().join("etc/app/config.toml"), "a = 3\n").unwrap();
+        std::fs::write(d.dir.path().join("etc/app/app.conf"), "a = 3\n").unwrap();
         let recovered = recover_all(&d.fs, &Services::Offline).unwrap();
         let outcome = &recovered[0].outcome;
         assert_eq!(outcome.left.len(), 1, "{outcome:?}");

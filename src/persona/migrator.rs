@@ -571,3 +571,179 @@ fn overflow_note(overflow: &[Overflow], total: usize, limit: usize) -> String {
         parts.join(", ")
     )
 }
+
+#[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
+mod tests {
+    use super::*;
+    use crate::device::paths::DeviceEnv;
+    use crate::runtime::REGISTRY;
+    use crate::system::fs::RootFs;
+
+    /// The first runtime whose entries are written as `format`.
+    fn runtime(format: EntryFormat) -> &'static Runtime {
+        REGISTRY
+            .iter()
+            .find(|r| r.persona.format == format)
+            .unwrap()
+    }
+
+    struct Device {
+        dir: tempfile::TempDir,
+        fs: RootFs,
+        layout: Layout,
+    }
+
+    fn device() -> Device {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = RootFs::new(dir.path()).unwrap();
+        Device {
+            dir,
+            fs,
+            layout: Layout::new(&DeviceEnv::default(), None),
+        }
+    }
+
+    impl Device {
+        fn put(&self, path: &DevPath, text: &str) {
+            let host = self.dir.path().join(path.relative());
+            std::fs::create_dir_all(host.parent().unwrap()).unwrap();
+            std::fs::write(host, text).unwrap();
+        }
+    }
+
+    fn options(overwrite: bool, preview: bool) -> Options {
+        Options {
+            overwrite,
+            preview,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn a_soul_is_skipped_when_empty_or_identical_kept_on_conflict_else_staged() {
+        let d = device();
+        let rt = runtime(EntryFormat::Bullets);
+        let dest = d.layout.path(rt.persona.soul);
+        d.put(&dest, "I am the owner's soul.\n");
+        let draft = Draft::new(&d.fs);
+
+        let keep = options(false, false);
+        let mut m = Migrator::new(&draft, &d.layout, rt, &keep);
+        m.write_soul(None, "  \n", &dest).unwrap();
+        m.write_soul(None, "Another soul.\n", &dest).unwrap();
+        let (items, staged) = m.into_parts();
+        let status: Vec<ItemStatus> = items.iter().map(|i| i.status).collect();
+        assert_eq!(status, [ItemStatus::Skipped, ItemStatus::Conflict]);
+        assert!(staged.is_empty(), "a conflict writes nothing");
+
+        let replace = options(true, true);
+        let mut m = Migrator::new(&draft, &d.layout, rt, &replace);
+        m.write_soul(None, "Another soul.\n", &dest).unwrap();
+        let (items, staged) = m.into_parts();
+        assert_eq!(items[0].status, ItemStatus::Migrated);
+        assert_eq!(
+            items[0].reason, "would copy",
+            "a preview says what it would do"
+        );
+        assert_eq!(staged.len(), 1);
+        assert_eq!(
+            staged[0].original.as_deref(),
+            Some("I am the owner's soul.\n")
+        );
+        assert!(staged[0].content.contains("Another soul."));
+
+        // Staged content is what the migration reads next: the same soul again is no change.
+        let mut m = Migrator::new(&draft, &d.layout, rt, &replace);
+        m.write_soul(None, "Another soul.\n", &dest).unwrap();
+        let first = m.read_text(&dest).unwrap().unwrap();
+        m.write_soul(None, &first, &dest).unwrap();
+        let (items, _) = m.into_parts();
+        assert_eq!(items[1].status, ItemStatus::Skipped, "{:?}", items[1]);
+    }
+
+    #[test]
+    fn memory_merges_new_entries_drops_duplicates_and_reports_what_did_not_fit() {
+        for format in [EntryFormat::Bullets, EntryFormat::Sections] {
+            let d = device();
+            let rt = runtime(format);
+            let dest = d.layout.path(rt.persona.memory);
+            let existing = serialize(&["the owner likes tea".to_string()], format);
+            d.put(&dest, &existing);
+            let draft = Draft::new(&d.fs);
+            let opts = options(true, false);
+            let mut m = Migrator::new(&draft, &d.layout, rt, &opts);
+            let limit = 60;
+            let mut merger = m.merger(&dest, limit).unwrap();
+            let incoming = [
+                "the  owner likes   tea".to_string(), // the same entry, other spacing
+                "walks at seven".to_string(),
+                "x".repeat(80), // does not fit the limit
+            ];
+            m.offer_entries(
+                Some(&DevPath::new("/src/MEMORY.md")),
+                &incoming,
+                &mut merger,
+            );
+            m.finish_memory("memory", None, &dest, merger, limit)
+                .unwrap();
+            let (items, staged) = m.into_parts();
+            let item = &items[0];
+            assert_eq!(item.status, ItemStatus::Migrated, "{format:?}: {item:?}");
+            assert_eq!(item.details["existing_entries"], 1, "{format:?}");
+            assert_eq!(item.details["added_entries"], 1, "{format:?}");
+            assert_eq!(item.details["duplicate_entries"], 1, "{format:?}");
+            assert_eq!(item.details["overflowed_entries"], 1, "{format:?}");
+            assert!(
+                item.note.contains("not carried: 1 from /src/MEMORY.md"),
+                "{format:?}: {}",
+                item.note
+            );
+            let written = parse_entries(&staged[0].content);
+            assert_eq!(
+                written,
+                ["the owner likes tea", "walks at seven"],
+                "{format:?}"
+            );
+
+            // Offered again, nothing is new: skipped, nothing staged.
+            let draft = Draft::new(&d.fs);
+            d.put(&dest, &staged[0].content);
+            let mut m = Migrator::new(&draft, &d.layout, rt, &opts);
+            let mut merger = m.merger(&dest, limit).unwrap();
+            m.offer_entries(None, &incoming[..2], &mut merger);
+            m.finish_memory("memory", None, &dest, merger, limit)
+                .unwrap();
+            let (items, staged) = m.into_parts();
+            assert_eq!(items[0].status, ItemStatus::Skipped, "{format:?}");
+            assert!(staged.is_empty(), "{format:?}");
+        }
+    }
+
+    #[test]
+    fn overflow_notes_name_the_days_and_the_sources() {
+        let o = |source: &str, daily: bool, entries: usize| Overflow {
+            source: source.into(),
+            daily,
+            entries,
+        };
+        let list = [
+            o("2026-06-09", true, 4),
+            o("2026-06-01", true, 6),
+            o("2026-06-05", true, 1),
+            o("/root/KNOWLEDGE.md", false, 2),
+        ];
+        let note = overflow_note(&list, 13, 2200);
+        assert!(
+            note.contains("11 from the daily notes of 2026-06-01 to 2026-06-09 (3 days)"),
+            "{note}"
+        );
+        assert!(note.contains("2 from /root/KNOWLEDGE.md"), "{note}");
+        assert_eq!(overflow_note(&[], 0, 2200), "");
+        let mut details = Map::new();
+        overflow_details(&list, &mut details);
+        assert_eq!(details["overflowed_daily_notes"], 3);
+        assert_eq!(details["overflowed_daily_oldest"], "2026-06-01");
+        assert_eq!(details["overflowed_daily_newest"], "2026-06-09");
+    }
+}
