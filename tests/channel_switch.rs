@@ -17,14 +17,8 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-const RUNTIMES: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six runtimes the package ships, from the registry.
+use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 /// What each runtime can run, per the contract (docs/device-contract.md §2; `SupportedChannels`).
 fn supports(rt: &str, ch: &str) -> bool {

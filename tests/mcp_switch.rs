@@ -17,14 +17,8 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-const RUNTIMES: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six runtimes the package ships, from the registry.
+use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/mcp/_device")

@@ -13,14 +13,8 @@ use std::path::Path;
 use std::process::Command;
 
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
-const RUNTIMES: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six runtimes the package ships, from the registry.
+use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 /// The files holding secrets, per runtime (device paths without the leading `/`).
 fn secret_files(rt: &str) -> &'static [&'static str] {

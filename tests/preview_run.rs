@@ -411,14 +411,8 @@ fn every_mutating_golden_case_previews_what_it_does() {
     assert!(same > 0 || !std::env::var("OSCTL_CASE").unwrap_or_default().is_empty());
 }
 
-const RUNTIMES: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six runtimes the package ships, from the registry.
+use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 /// The sample device switched (for real, fake systemd) to `rt`: its tree and systemd state.
 fn device_on(rt: &str, dir: &Path) -> (PathBuf, PathBuf) {

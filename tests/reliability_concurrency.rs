@@ -33,14 +33,8 @@ use std::time::{Duration, Instant};
 
 use reliability_support::*;
 
-const RUNTIMES: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six runtimes the package ships, from the registry.
+use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 const BUSY: &str = "another osctl run holds the device lock";
 

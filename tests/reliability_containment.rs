@@ -35,14 +35,8 @@ use std::path::{Path, PathBuf};
 use reliability_support::*;
 use skills_support::{Reply, Server};
 
-const RUNTIMES: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six runtimes the package ships, from the registry.
+use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 fn commands() -> Vec<Vec<&'static str>> {
     let mut c: Vec<Vec<&str>> = RUNTIMES.iter().map(|rt| vec!["presync", rt]).collect();

@@ -41,14 +41,8 @@ use std::time::{Duration, Instant};
 
 use reliability_support::*;
 
-const RUNTIMES: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six runtimes the package ships, from the registry.
+use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 /// One command on one kind of device.
 struct Scenario {

@@ -25,14 +25,8 @@ use std::path::{Path, PathBuf};
 use reliability_support::*;
 use serde_json::{Value, json};
 
-const RUNTIMES: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six runtimes the package ships, from the registry.
+use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 struct Planter {
     rng: Rng,

@@ -90,6 +90,17 @@ pub fn packaged() -> &'static [&'static Runtime] {
     &REGISTRY[..PACKAGED]
 }
 
+/// The names of [`packaged`], in registry order: the list tests and generators iterate over.
+pub const PACKAGED_NAMES: [&str; PACKAGED] = {
+    let mut names = [""; PACKAGED];
+    let mut i = 0;
+    while i < PACKAGED {
+        names[i] = REGISTRY[i].name;
+        i += 1;
+    }
+    names
+};
+
 const _: () = {
     let mut i = 0;
     while i < REGISTRY.len() {

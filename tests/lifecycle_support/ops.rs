@@ -16,14 +16,8 @@ use std::fmt;
 
 use crate::reliability_support::Rng;
 
-pub const RUNTIMES: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six runtimes the package ships, from the registry.
+pub use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 pub const CHANNELS: [&str; 4] = ["telegram", "slack", "discord", "whatsapp"];
 pub const MCP_NAMES: [&str; 3] = ["notes", "search", "files"];
 
