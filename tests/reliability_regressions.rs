@@ -535,3 +535,29 @@ fn regression_killed_atomic_write_left_its_temporary() {
     assert!(!root.join(&temp).exists(), "{temp} was left");
     assert!(root.join(&keep).exists(), "{keep} is not a temporary");
 }
+
+/// Found by the crash suite (CI, seed 1796292930997990117): a presync killed after its journal
+/// was marked done, while it removed it, left the finished journal (with the originals it saved)
+/// on disk; the next presync was in sync, took no lock, and so never removed it, boot after
+/// boot. Now a finished journal on disk makes presync take the lock, which removes it.
+/// (`fail-cleanup` leaves the same state as that kill: the run succeeds, its journal stays.)
+#[test]
+fn regression_presync_in_sync_left_a_finished_journal_on_disk() {
+    let sandbox = sandbox();
+    let root = sandbox.path().join("device");
+    copy_tree(&repo().join("examples/presync/claudecode"), &root);
+    let out = osctl(&root)
+        .arg("presync")
+        .env("OSCTL_FAULT", "fail-cleanup")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(journals(&root).len(), 1, "the finished journal stays");
+    assert!(!restorable_journal(&root), "it is finished, never restored");
+    let synced = snapshot(&root);
+
+    let out = osctl(&root).arg("presync").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(journals(&root), Vec::<String>::new(), "{}", text(&out));
+    assert_eq!(snapshot(&root), synced, "nothing else changed");
+}

@@ -1321,6 +1321,18 @@ pub(crate) fn pending(fs: &RootFs) -> Result<Vec<Pending>> {
     Ok(out)
 }
 
+/// Whether the journal folder holds any journal at all: an interrupted run's ([`pending`]), a
+/// refused one, or a finished run's whose cleanup was cut short (marked done, never restored,
+/// but its originals are still on disk until a run that takes the lock removes them).
+pub(crate) fn any(fs: &RootFs) -> Result<bool> {
+    match journals_host(fs) {
+        Ok(Some(root)) => Ok(!names(&root, &journal_root())?.is_empty()),
+        Ok(None) => Ok(false),
+        Err(e) if e.code == "untrusted_state" => Ok(true),
+        Err(e) => Err(e),
+    }
+}
+
 /// What recovery did with one journal.
 #[derive(Clone, Debug, Serialize)]
 pub struct Recovered {

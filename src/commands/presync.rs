@@ -8,7 +8,8 @@
 //! takes the lock; the plan is made again only when the lock restored an interrupted run, or
 //! when a file changed while the plan read it or under the apply (which stops it and rolls it
 //! back). A journal left by an
-//! interrupted run (on disk while the lock is free) always takes the lock and is restored first.
+//! interrupted run (on disk while the lock is free) always takes the lock and is restored first;
+//! one a finished run left (its cleanup cut short) takes the lock and is removed.
 //!
 //! On the live device, a run whose plan ran programs (hermes' skills restore, picoclaw's
 //! migrate or onboard) plans once more without programs and applies that too: a program may
@@ -28,10 +29,12 @@ pub(super) fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
     // A journal on disk while no run holds the lock is an interrupted run's: it is restored
     // before the runtime starts, even when presync's own files look in sync (the device may be
     // half through another command, or a finished run's journal would be rolled back later by
-    // whichever run takes the lock next). While another run holds the lock, a journal is that
+    // whichever run takes the lock next). A finished run's journal whose cleanup was cut short
+    // (killed after its last write) is removed the same way, so the originals it holds do not
+    // outlive the run by more than a boot. While another run holds the lock, a journal is that
     // run's own and the shortcut stands.
     let mut held = None;
-    if !ctx.previewing() && !journal::pending(&ctx.fs)?.is_empty() {
+    if !ctx.previewing() && journal::any(&ctx.fs)? {
         held = ctx.try_lock()?;
     }
     let unlocked = if ctx.previewing() || held.is_some() {
