@@ -83,10 +83,7 @@ pub(super) fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
 
 fn plan(ctx: &Ctx, args: &PresyncArgs, commands: bool) -> Result<(RuntimeId, Plan, Report)> {
     let device = ctx.device()?;
-    let rt = match args.runtime {
-        Some(rt) => rt,
-        None => device.active()?,
-    };
+    let rt = device.chosen(args.runtime)?;
     let mut draft = Draft::new(&ctx.fs);
     let report = presync::plan_with(&mut draft, &device, rt, Scope::All, commands).map_err(|e| {
         e.or_hint(format!(

@@ -134,6 +134,15 @@ impl Device {
         Ok(self.resolve()?.runtime)
     }
 
+    /// The runtime a runtime-scoped command acts on: the one `--runtime` named, else the active
+    /// one.
+    pub fn chosen(&self, given: Option<RuntimeId>) -> Result<RuntimeId> {
+        match given {
+            Some(rt) => Ok(rt),
+            None => self.active(),
+        }
+    }
+
     /// The device type: `DEVICE_TYPE`, else `config.device_type`.
     pub fn device_type(&self) -> Option<&str> {
         self.env.device_type().or(self.config.device_type())

@@ -17,13 +17,10 @@ pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     let creds = creds(args)?;
     let _lock = ctx.lock()?;
     let device = ctx.device()?;
-    let rt = match args.runtime {
-        Some(rt) => {
-            crate::commands::mcp::require_installed(ctx, &device, rt, args.allow_uninstalled)?;
-            rt
-        }
-        None => device.active()?,
-    };
+    if let Some(rt) = args.runtime {
+        crate::commands::mcp::require_installed(ctx, &device, rt, args.allow_uninstalled)?;
+    }
+    let rt = device.chosen(args.runtime)?;
     let plan = || -> Result<_> {
         let mut draft = Draft::new(&ctx.fs);
         let applied = channel::plan_add(&mut draft, &device, rt, ch, &creds)?;

@@ -11,10 +11,7 @@ use crate::runtime::Channel;
 
 pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
     let device = ctx.device()?;
-    let rt = match args.runtime {
-        Some(rt) => rt,
-        None => device.active()?,
-    };
+    let rt = device.chosen(args.runtime)?;
     let spec = rt.spec();
     let configured = device.config.configured_channels();
     let unsupported: Vec<Channel> = configured

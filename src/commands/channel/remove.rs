@@ -12,10 +12,7 @@ pub(super) fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
     let ch = args.channel;
     let _lock = ctx.lock()?;
     let device = ctx.device()?;
-    let rt = match args.runtime {
-        Some(rt) => rt,
-        None => device.active()?,
-    };
+    let rt = device.chosen(args.runtime)?;
     let mut draft = Draft::new(&ctx.fs);
     let applied = channel::plan_remove(&mut draft, &device, rt, ch)?;
     ctx.out.status(&format!("{ch}: {}", applied.detail));

@@ -24,11 +24,7 @@ pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     if let Some(rt) = args.runtime {
         super::require_installed(ctx, &device, rt, args.allow_uninstalled)?;
     }
-    let rt = match args.runtime {
-        Some(rt) => rt,
-        None => device.active()?,
-    }
-    .spec();
+    let rt = device.chosen(args.runtime)?.spec();
     let name = if args.user_tool {
         mcp::check_name(&args.name)?;
         mcp::user_tool_server(&args.name)

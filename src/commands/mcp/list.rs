@@ -10,11 +10,7 @@ use crate::plan::Draft;
 
 pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
     let device = ctx.device()?;
-    let rt = match args.runtime {
-        Some(rt) => rt,
-        None => device.active()?,
-    }
-    .spec();
+    let rt = device.chosen(args.runtime)?.spec();
     let servers = reader::read(&Draft::new(&ctx.fs), &device.layout, rt)?;
     if ctx.json {
         let list: Vec<Value> = servers

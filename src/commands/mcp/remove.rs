@@ -13,11 +13,7 @@ pub(super) fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
     mcp::check_name(&args.name)?;
     let _lock = ctx.lock()?;
     let device = ctx.device()?;
-    let rt = match args.runtime {
-        Some(rt) => rt,
-        None => device.active()?,
-    }
-    .spec();
+    let rt = device.chosen(args.runtime)?.spec();
     let mut draft = Draft::new(&ctx.fs);
     let name = if args.user_tool {
         // Forget the tool first: the device re-adds every `mcp_tools` entry to the runtime.

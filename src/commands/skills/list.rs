@@ -9,7 +9,7 @@ use crate::skills::list::{self, Row};
 
 pub(super) fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
     let device = ctx.device()?;
-    let rt = super::runtime(&device, runtime)?;
+    let rt = device.chosen(runtime)?;
     let rows = list::rows(&ctx.fs, &device, rt)?;
     if ctx.json {
         ctx.out.report(json!({"runtime": rt, "skills": rows}));

@@ -7,7 +7,6 @@ mod verify;
 use super::Ctx;
 use crate::cli::SkillsCommand;
 use crate::error::{Exit, Result};
-use crate::runtime::RuntimeId;
 
 pub(super) fn name(cmd: &SkillsCommand) -> &'static str {
     match cmd {
@@ -22,13 +21,5 @@ pub(super) fn run(ctx: &Ctx, cmd: &SkillsCommand) -> Result<Exit> {
         SkillsCommand::Sync(args) => sync::run(ctx, args),
         SkillsCommand::List(args) => list::run(ctx, args.runtime),
         SkillsCommand::Verify(args) => verify::run(ctx, args.runtime),
-    }
-}
-
-/// `--runtime`, else the active runtime.
-fn runtime(device: &crate::device::Device, given: Option<RuntimeId>) -> Result<RuntimeId> {
-    match given {
-        Some(rt) => Ok(rt),
-        None => device.active(),
     }
 }

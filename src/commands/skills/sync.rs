@@ -26,7 +26,7 @@ pub(super) fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
         timeout: Duration::from_secs(args.timeout),
     })?;
     let opts = SyncOptions {
-        runtime: super::runtime(&device, args.runtime)?,
+        runtime: device.chosen(args.runtime)?,
         metadata_url: args.metadata_url.clone(),
         preview: ctx.previewing(),
         lock_timeout: ctx.lock_timeout,

@@ -10,7 +10,7 @@ use crate::skills::list;
 
 pub(super) fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
     let device = ctx.device()?;
-    let rt = super::runtime(&device, runtime)?;
+    let rt = device.chosen(runtime)?;
     let rows: Vec<_> = list::rows(&ctx.fs, &device, rt)?
         .into_iter()
         .filter(|r| r.recorded_hash.is_some())
