@@ -72,7 +72,7 @@ pub(super) fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
 type Row<'a> = (
     &'a reconcile::StepReport,
     &'a Plan,
-    Option<reconcile::Outcome>,
+    Option<reconcile::StepOutcome>,
     &'a [String],
 );
 
@@ -101,7 +101,7 @@ fn report(
             m.insert("outcome".into(), json!(o));
         }
         steps.push(v);
-        if outcome.is_none_or(|o| o == reconcile::Outcome::Applied) {
+        if outcome.is_none_or(|o| o == reconcile::StepOutcome::Applied) {
             all.steps.extend(plan.steps.iter().cloned());
         }
     }

@@ -10,7 +10,7 @@ use super::Ctx;
 use crate::apply::Target;
 use crate::cli::SwitchArgs;
 use crate::error::{Exit, Result};
-use crate::reconcile::{Outcome, Ran};
+use crate::reconcile::{StepOutcome, StepRun};
 use crate::runtime::RuntimeId;
 use crate::switch::installer::{Choice, MAX_INSTALLER_BYTES, Source};
 use crate::switch::run::Failure;
@@ -101,12 +101,12 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
     Ok(exit)
 }
 
-fn landed(r: &Ran) -> bool {
-    r.outcome == Outcome::Applied
+fn landed(r: &StepRun) -> bool {
+    r.outcome == StepOutcome::Applied
 }
 
 /// The reconcile steps of a run for its `success` report: each report with what became of it.
-fn reports(ran: &[Ran]) -> Vec<Value> {
+fn reports(ran: &[StepRun]) -> Vec<Value> {
     ran.iter()
         .map(|r| merge(json!(r.report), json!({"outcome": r.outcome})))
         .collect()

@@ -20,7 +20,7 @@ use crate::runtime::{McpStyle, Runtime, install};
 /// What `mcp add` did to the entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum Outcome {
+pub(crate) enum EntryChange {
     /// The name was new.
     Added,
     /// The name held another entry (`--replace`).
@@ -37,7 +37,7 @@ pub(crate) enum Outcome {
 #[derive(Clone, Debug)]
 pub(crate) struct Planned {
     pub file: DevPath,
-    pub outcome: Outcome,
+    pub outcome: EntryChange,
     /// The entry as the runtime's file will hold it (`mcp add`).
     pub native: Option<Value>,
 }
@@ -57,8 +57,8 @@ pub(crate) fn plan_add(
     let current = reader::read(draft, layout, rt)?;
     let native = to_native(rt.mcp.style, entry);
     let outcome = match current.get(name).map(|f| &f.read) {
-        None => Outcome::Added,
-        Some(Ok(read)) if read.entry == *entry => Outcome::Unchanged,
+        None => EntryChange::Added,
+        Some(Ok(read)) if read.entry == *entry => EntryChange::Unchanged,
         Some(existing) if !replace => {
             let what = match existing {
                 Ok(r) => format!("{} {}", r.entry.transport(), r.entry.target()),
@@ -73,9 +73,9 @@ pub(crate) fn plan_add(
             )
             .hint("pass --replace to replace it, or pick another name"));
         }
-        Some(_) => Outcome::Replaced,
+        Some(_) => EntryChange::Replaced,
     };
-    if outcome != Outcome::Unchanged {
+    if outcome != EntryChange::Unchanged {
         let reason = format!("mcp add {name}");
         if write_entries(
             draft,
@@ -106,14 +106,14 @@ pub(crate) fn plan_remove(
     if !remove_entries(draft, layout, rt, &[name.to_string()], &reason)? {
         return Ok(Planned {
             file,
-            outcome: Outcome::Absent,
+            outcome: EntryChange::Absent,
             native: None,
         });
     }
     restart(draft, rt)?;
     Ok(Planned {
         file,
-        outcome: Outcome::Removed,
+        outcome: EntryChange::Removed,
         native: None,
     })
 }
@@ -262,7 +262,7 @@ mod tests {
         let mut draft = Draft::new(&fs);
         let rt = RuntimeId::Hermes.spec();
         let p = plan_add(&mut draft, &layout(), rt, "fs", &stdio("cat"), false).unwrap();
-        assert_eq!(p.outcome, Outcome::Added);
+        assert_eq!(p.outcome, EntryChange::Added);
         let text = draft
             .read_text(&DevPath::new("/root/.hermes/config.yaml"))
             .unwrap()
@@ -290,13 +290,13 @@ mod tests {
         let rt = RuntimeId::Codex.spec();
         let mut draft = Draft::new(&fs);
         let p = plan_add(&mut draft, &layout(), rt, "fs", &stdio("cat"), false).unwrap();
-        assert_eq!(p.outcome, Outcome::Unchanged);
+        assert_eq!(p.outcome, EntryChange::Unchanged);
         assert!(draft.finish().is_empty());
         let mut draft = Draft::new(&fs);
         let err = plan_add(&mut draft, &layout(), rt, "fs", &stdio("dog"), false).unwrap_err();
         assert_eq!(err.code, "mcp_server_exists");
         let p = plan_add(&mut draft, &layout(), rt, "fs", &stdio("dog"), true).unwrap();
-        assert_eq!(p.outcome, Outcome::Replaced);
+        assert_eq!(p.outcome, EntryChange::Replaced);
     }
 
     #[test]
@@ -334,7 +334,7 @@ mod tests {
         let (_d, fs) = setup(&[("root/.hermes/config.yaml", yaml)]);
         let mut draft = Draft::new(&fs);
         let p = plan_remove(&mut draft, &layout(), RuntimeId::Hermes.spec(), "x").unwrap();
-        assert_eq!(p.outcome, Outcome::Removed);
+        assert_eq!(p.outcome, EntryChange::Removed);
         let shown = crate::redact::redact(&crate::plan::render::diff(&draft.finish())).into_owned();
         assert!(shown.contains("-      X-Auth: xau…ue-1"), "{shown}");
         assert!(!shown.contains("xauth-remove-value-1"), "{shown}");
@@ -374,9 +374,9 @@ mod tests {
         let rt = RuntimeId::Opencode.spec();
         let mut draft = Draft::new(&fs);
         let p = plan_remove(&mut draft, &layout(), rt, "b").unwrap();
-        assert_eq!(p.outcome, Outcome::Absent);
+        assert_eq!(p.outcome, EntryChange::Absent);
         let p = plan_remove(&mut draft, &layout(), rt, "a").unwrap();
-        assert_eq!(p.outcome, Outcome::Removed);
+        assert_eq!(p.outcome, EntryChange::Removed);
         let text = draft
             .read_text(&DevPath::new("/root/.config/opencode/opencode.json"))
             .unwrap()

@@ -239,7 +239,7 @@ pub(crate) fn preview(
 /// What a run did with one step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Outcome {
+pub enum StepOutcome {
     /// Nothing to change (up to date, or planned nothing).
     Nothing,
     /// Its plan was applied.
@@ -254,11 +254,11 @@ pub enum Outcome {
 
 /// One step of a run.
 #[derive(Clone, Debug)]
-pub struct Ran {
+pub struct StepRun {
     pub report: StepReport,
     /// What it planned (applied when `outcome` is `Applied`).
     pub plan: Plan,
-    pub outcome: Outcome,
+    pub outcome: StepOutcome,
     /// What applying it did (service actions not run for want of systemd, say).
     pub applied: Option<apply::Applied>,
     /// Why applying it failed.
@@ -276,7 +276,7 @@ pub(crate) fn run(
     device: &Device,
     steps: &[StepName],
     now: i64,
-) -> Result<Vec<Ran>> {
+) -> Result<Vec<StepRun>> {
     let mut out = Vec::new();
     for &step in steps {
         // An interrupt ends the run between steps: the step it stopped rolled itself back, and
@@ -296,28 +296,28 @@ pub(crate) fn run(
         }
         let mut applied = None;
         let (outcome, error) = if report.failed() {
-            (Outcome::NotPlanned, None)
+            (StepOutcome::NotPlanned, None)
         } else if plan.is_empty() {
-            (Outcome::Nothing, None)
+            (StepOutcome::Nothing, None)
         } else {
             match apply::apply(t, &plan) {
                 Ok(a) => {
                     applied = Some(a);
-                    (Outcome::Applied, None)
+                    (StepOutcome::Applied, None)
                 }
                 Err(e) => {
                     report.status = Status::Failed;
                     report.detail = describe(&e);
                     let outcome = if e.exit == Exit::PartlyApplied {
-                        Outcome::Incomplete
+                        StepOutcome::Incomplete
                     } else {
-                        Outcome::RolledBack
+                        StepOutcome::RolledBack
                     };
                     (outcome, Some(e))
                 }
             }
         };
-        out.push(Ran {
+        out.push(StepRun {
             report,
             plan,
             outcome,
@@ -333,7 +333,7 @@ pub(crate) fn run(
 /// one it stopped was rolled back, the rest did not run); 5 (partly applied) when some steps
 /// landed and some did not, or a rollback did not finish; 4 when the only change was rolled
 /// back; 1 when a step could not be planned and nothing else changed.
-pub(crate) fn verdict(asked: &[StepName], ran: &[Ran]) -> Option<Error> {
+pub(crate) fn verdict(asked: &[StepName], ran: &[StepRun]) -> Option<Error> {
     // A signal that came after the last step had finished stopped nothing: the run ends as
     // it would have (the apply engine warned that it finished the change).
     let every_step_ran = asked
@@ -349,7 +349,7 @@ pub(crate) fn verdict(asked: &[StepName], ran: &[Ran]) -> Option<Error> {
     {
         return Some(interrupted_run(sig, asked, ran));
     }
-    let names = |f: &dyn Fn(&Ran) -> bool| {
+    let names = |f: &dyn Fn(&StepRun) -> bool| {
         ran.iter()
             .filter(|r| f(r))
             .map(|r| r.report.step.as_str())
@@ -374,10 +374,10 @@ pub(crate) fn verdict(asked: &[StepName], ran: &[Ran]) -> Option<Error> {
             "what it wrote was rolled back and its marker kept",
         )
     };
-    let landed = names(&|r| r.outcome == Outcome::Applied);
+    let landed = names(&|r| r.outcome == StepOutcome::Applied);
     let kept: Vec<String> = ran
         .iter()
-        .filter(|r| r.outcome == Outcome::Incomplete)
+        .filter(|r| r.outcome == StepOutcome::Incomplete)
         .filter_map(|r| r.error.as_ref().and_then(|e| e.hint.clone()))
         .collect();
     let retry = "fix the cause named above and run `osctl reconcile` again; it retries only the failed steps";
@@ -397,7 +397,7 @@ pub(crate) fn verdict(asked: &[StepName], ran: &[Ran]) -> Option<Error> {
             kept.join("; ")
         });
         e
-    } else if ran.iter().any(|r| r.outcome == Outcome::RolledBack) {
+    } else if ran.iter().any(|r| r.outcome == StepOutcome::RolledBack) {
         Error::new(
             Exit::RolledBack,
             "reconcile_step_failed",
@@ -417,14 +417,14 @@ pub(crate) fn verdict(asked: &[StepName], ran: &[Ran]) -> Option<Error> {
 }
 
 /// A run of steps stopped by `sig`: which steps landed, which it rolled back, which never ran.
-fn interrupted_run(sig: i32, asked: &[StepName], ran: &[Ran]) -> Error {
-    let names = |f: &dyn Fn(&Ran) -> bool| -> Vec<&str> {
+fn interrupted_run(sig: i32, asked: &[StepName], ran: &[StepRun]) -> Error {
+    let names = |f: &dyn Fn(&StepRun) -> bool| -> Vec<&str> {
         ran.iter()
             .filter(|r| f(r))
             .map(|r| r.report.step.as_str())
             .collect()
     };
-    let landed = names(&|r| r.outcome == Outcome::Applied);
+    let landed = names(&|r| r.outcome == StepOutcome::Applied);
     let stopped = names(&|r| {
         r.error
             .as_ref()

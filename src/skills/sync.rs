@@ -152,7 +152,7 @@ struct Pending {
 }
 
 /// What phase one made of a pending skill.
-enum Outcome {
+enum Download {
     /// A preview: nothing downloaded.
     Previewed,
     Failed(Problem),
@@ -169,7 +169,7 @@ pub(crate) struct Fetched {
     meta: Metadata,
     caps: Vec<String>,
     skills_dir: DevPath,
-    downloads: Vec<(Pending, Outcome)>,
+    downloads: Vec<(Pending, Download)>,
     hooks: Vec<hooks::Fetched>,
     /// Holds the runtime's staging lock until [`land`] has swapped the skills in.
     staging: Option<Staging>,
@@ -241,7 +241,7 @@ pub(crate) fn fetch(
     if opts.preview {
         downloads = pending
             .into_iter()
-            .map(|p| (p, Outcome::Previewed))
+            .map(|p| (p, Download::Previewed))
             .collect();
     } else if pending.is_empty() {
         Staging::sweep(fs, &skills_dir, opts.runtime)?;
@@ -255,7 +255,7 @@ pub(crate) fn fetch(
         // and the swap.
         if downloads
             .iter()
-            .any(|(_, o)| matches!(o, Outcome::Staged(_)))
+            .any(|(_, o)| matches!(o, Download::Staged(_)))
         {
             st.sync().map_err(|e| Error::io("sync", &st.dev, &e))?;
         }
@@ -317,7 +317,7 @@ pub(crate) fn land(
         }
         let mut report = report_pending(&p);
         match outcome {
-            Outcome::Previewed => {
+            Download::Previewed => {
                 report.changed = true;
                 rstate.skills.insert(
                     p.name.clone(),
@@ -329,11 +329,11 @@ pub(crate) fn land(
                 );
                 reports.push(report);
             }
-            Outcome::Failed(problem) => {
+            Download::Failed(problem) => {
                 report.fail(problem);
                 reports.push(report);
             }
-            Outcome::Refused(reason) => {
+            Download::Refused(reason) => {
                 report.action = "unsupported";
                 report.reason = Some(reason);
                 rstate.skills.insert(
@@ -346,7 +346,7 @@ pub(crate) fn land(
                 );
                 reports.push(report);
             }
-            Outcome::Staged(hash) => staged.push((p, report, hash)),
+            Download::Staged(hash) => staged.push((p, report, hash)),
         }
     }
     for (name, p) in pending {
@@ -625,25 +625,25 @@ fn download(
     cdn: &str,
     caps: &[String],
     p: &Pending,
-) -> Outcome {
+) -> Download {
     let entries = match download_checked(http, out, cdn, p) {
         Ok(entries) => entries,
-        Err(problem) => return Outcome::Failed(problem),
+        Err(problem) => return Download::Failed(problem),
     };
     let refusal = archive::skill_json(&entries)
         .and_then(|b| serde_json::from_slice::<SkillJson>(b).ok())
         .and_then(|j| j.refuses(caps));
     if let Some(reason) = refusal {
-        return Outcome::Refused(reason);
+        return Download::Refused(reason);
     }
     if let Err(e) = st.stage(&p.name, &entries) {
         st.discard(&p.name);
-        return Outcome::Failed(Problem::new(
+        return Download::Failed(Problem::new(
             "io_error",
             format!("cannot stage {} in {}: {e}", p.name, st.dev),
         ));
     }
-    Outcome::Staged(tree_hash(&as_tree(&entries)))
+    Download::Staged(tree_hash(&as_tree(&entries)))
 }
 
 /// The download itself (in memory, at most [`MAX_ZIP_BYTES`]: written to disk it would cost a

@@ -216,12 +216,12 @@ pub(crate) fn prepare(
 
 /// What an installer run left.
 #[derive(Clone, Debug)]
-pub(crate) struct Ran {
+pub(crate) struct InstallRun {
     pub output: Output,
     pub log: DevPath,
 }
 
-impl Ran {
+impl InstallRun {
     /// The error for a failed run: the last lines of its output, and where the rest is.
     pub(crate) fn failure(&self, rt: &Runtime) -> Error {
         let mut err = Error::new(
@@ -253,7 +253,7 @@ pub(crate) fn run(
     env: Vec<(String, String)>,
     timeout: Duration,
     log: &DevPath,
-) -> Result<Ran> {
+) -> Result<InstallRun> {
     let staged = DevPath::new(STATE_DIR).join(format!("installer-{}.sh", rt.name));
     let (argv, what) = match prepared {
         Prepared::Path(p) => (vec![fs.host(p)?.display().to_string()], p.to_string()),
@@ -278,7 +278,7 @@ pub(crate) fn run(
     }
     let output = result?;
     append_log(fs, log, &started, &what, &output)?;
-    Ok(Ran {
+    Ok(InstallRun {
         output,
         log: log.clone(),
     })

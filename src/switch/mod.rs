@@ -44,11 +44,11 @@ use std::time::Duration;
 use crate::apply::Target;
 use crate::device::Device;
 use crate::error::{Error, Exit, Result};
-use crate::reconcile::{self, Ran, StepName};
+use crate::reconcile::{self, StepName, StepRun};
 use crate::runtime::{REGISTRY, RuntimeId};
 use installer::Source;
 use plan::Preview;
-use run::{Failure, Outcome};
+use run::{Failure, Landed};
 
 /// What the operator asked for.
 #[derive(Clone, Debug)]
@@ -76,9 +76,9 @@ pub enum Done {
     Planned(Box<Preview>),
     /// Switched; the reconcile steps (empty: not run), and why they did not all go through
     /// (exit 5: the switch stands).
-    Switched(Outcome, Vec<Ran>, Option<Error>),
+    Switched(Landed, Vec<StepRun>, Option<Error>),
     /// The runtime was already active and its lagging reconcile steps were run.
-    Finished(RuntimeId, Vec<Ran>, Option<Error>),
+    Finished(RuntimeId, Vec<StepRun>, Option<Error>),
 }
 
 /// A switch from start to end, under the device lock the caller holds (none for a preview):
@@ -191,7 +191,7 @@ pub fn perform(
 fn reconcile_after(
     t: &Target<'_>,
     device: &Device,
-) -> std::result::Result<(Vec<Ran>, Option<Error>), Failure> {
+) -> std::result::Result<(Vec<StepRun>, Option<Error>), Failure> {
     let steps = StepName::after_switch();
     let ran = match reconcile::run(t, device, &steps, crate::clock::now_secs()) {
         Ok(ran) => ran,

@@ -44,10 +44,10 @@ pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     let planned = planner::plan_add(&mut draft, &device.layout, rt, &name, &entry, args.replace)?;
     let what = format!("`{name}` ({}: {})", entry.transport(), entry.target());
     ctx.out.status(&match planned.outcome {
-        planner::Outcome::Replaced => {
+        planner::EntryChange::Replaced => {
             format!("{}: replace MCP server {what} in {}", rt.name, planned.file)
         }
-        planner::Outcome::Unchanged => format!(
+        planner::EntryChange::Unchanged => format!(
             "{}: MCP server {what} is already in {}",
             rt.name, planned.file
         ),

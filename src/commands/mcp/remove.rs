@@ -41,7 +41,7 @@ pub(super) fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
     };
     let planned = planner::plan_remove(&mut draft, &device.layout, rt, &name)?;
     ctx.out.status(&match planned.outcome {
-        planner::Outcome::Removed => format!(
+        planner::EntryChange::Removed => format!(
             "{}: remove MCP server `{name}` from {}",
             rt.name, planned.file
         ),

@@ -36,7 +36,7 @@ const READY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A switch that reached its commit point.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Outcome {
+pub struct Landed {
     pub from: RuntimeId,
     pub to: RuntimeId,
     pub from_unit: String,
@@ -81,7 +81,7 @@ pub(crate) fn run(
     opts: &Options,
     prepared: Option<Prepared>,
     fetch: &dyn Fn(&str) -> Result<Vec<u8>>,
-) -> std::result::Result<Outcome, Failure> {
+) -> std::result::Result<Landed, Failure> {
     // Signals are deferred to the safe points (each phase, each step) until the commit point.
     let _change = interrupt::Change::begin();
     let units = Units::new(t.services, t.out);
@@ -333,8 +333,8 @@ impl<'a> Txn<'a> {
         Ok(())
     }
 
-    fn outcome(&self) -> Outcome {
-        Outcome {
+    fn outcome(&self) -> Landed {
+        Landed {
             from: self.from.id,
             to: self.to.id,
             from_unit: self.record.from_unit.clone(),
