@@ -1,61 +1,160 @@
 //! `osctl status`: which runtime is active and why, and the state of every runtime. Read-only:
-//! it takes no lock and writes nothing.
+//! it takes no lock and writes nothing. [`gather`] reads the device into a typed [`Report`], which
+//! is the `--json` document as it is and the source of the text report ([`render`]).
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::Ctx;
 use crate::apply::journal;
 use crate::cli::StatusArgs;
 use crate::device::Device;
+use crate::device::resolve::Source;
 use crate::device::state::AgentState;
 use crate::error::{Exit, Result};
-use crate::output::Style;
-use crate::runtime::{REGISTRY, Runtime, install, native};
+use crate::output::{Printer, Style};
+use crate::path::DevPath;
+use crate::runtime::{Channel, REGISTRY, Runtime, RuntimeId, install, native};
+use crate::switch::record::{self, Record};
 use crate::system::services::UnitState;
 
+/// What `osctl status` reports: the `--json` document's fields, in its order, and what the text
+/// report is rendered from.
+#[derive(Serialize)]
+struct Report {
+    active: Active,
+    config: ConfigFile,
+    llm_config_mode: &'static str,
+    device_type: Option<String>,
+    profile: Option<DevPath>,
+    capabilities: Vec<String>,
+    systemd: bool,
+    /// Why unit states are missing, if they are (status still reports everything else).
+    unit_states_unavailable: Option<String>,
+    runtimes: Vec<RuntimeRow>,
+    channels: Channels,
+    markers: Markers,
+    journals: Vec<journal::Pending>,
+    switch: Option<SwitchState>,
+    warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Active {
+    runtime: RuntimeId,
+    source: Source,
+    from: String,
+}
+
+#[derive(Serialize)]
+struct ConfigFile {
+    path: DevPath,
+    exists: bool,
+}
+
 /// One runtime's row.
-struct Row {
-    rt: &'static Runtime,
+#[derive(Serialize)]
+struct RuntimeRow {
+    name: &'static str,
     active: bool,
-    install: install::InstallState,
-    state: Option<UnitState>,
-    mcp: std::result::Result<Vec<String>, String>,
+    /// `<unit>.service`.
+    unit: String,
+    unit_file: Option<DevPath>,
+    installed: bool,
+    install_detail: String,
+    verify: install::Verified,
+    unit_state: Option<UnitState>,
+    mcp_servers: Option<Vec<String>>,
+    mcp_error: Option<String>,
     skills: Vec<String>,
+    channels: &'static [Channel],
+}
+
+#[derive(Serialize)]
+struct Channels {
+    configured: Vec<Channel>,
+    unsupported_by_active: Vec<Channel>,
+}
+
+/// Which runtime each reconcile step last ran for.
+#[derive(Serialize)]
+struct Markers {
+    persona: Option<String>,
+    channels_applied_runtime: Option<String>,
+    channels_unsupported: Vec<String>,
+    mcp_applied_runtime: Option<String>,
+    llm_config_applied_runtime: Option<String>,
+}
+
+/// A switch record, and whether its switch is running now (else it was interrupted).
+#[derive(Serialize)]
+struct SwitchState {
+    #[serde(flatten)]
+    record: Record,
+    running: bool,
 }
 
 pub(super) fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
-    // status reports on any device, also one whose paths a writer would refuse: as warnings.
+    let report = gather(ctx)?;
+    if ctx.json {
+        ctx.out.report(
+            serde_json::to_value(&report)
+                .map_err(|e| crate::error::Error::internal(e.to_string()))?,
+        );
+        return Ok(Exit::Success);
+    }
+    for w in &report.warnings {
+        ctx.out.warn(w);
+    }
+    if let Some(why) = &report.unit_states_unavailable {
+        // A note about this run, not the device: stderr, so the table stays the product.
+        ctx.out
+            .status(&format!("(unit states are not available: {why})"));
+    }
+    ctx.out.product(&render(&report, &ctx.out));
+    Ok(Exit::Success)
+}
+
+/// Reads everything status reports. Read-only; a device whose paths a writer would refuse is
+/// reported, with warnings.
+fn gather(ctx: &Ctx) -> Result<Report> {
     let device = Device::read(&ctx.fs, &ctx.env)?;
     let contained = device.containment(&ctx.fs)?;
     let resolution = device.resolve()?;
     let llm_mode = device.config.llm_mode()?;
     let history = AgentState::load(&ctx.fs, &device.env.agent_state())?;
-    let pending = journal::pending(&ctx.fs)?;
+    let journals = journal::pending(&ctx.fs)?;
     let switch = switch_record(ctx);
 
-    let mut rows = Vec::new();
+    let mut installs = Vec::new();
     for rt in REGISTRY {
-        rows.push(Row {
-            rt,
+        installs.push((rt, install::inspect(&ctx.fs, rt)?));
+    }
+    let units: Vec<String> = installs.iter().map(|(_, i)| i.unit.clone()).collect();
+    let (mut states, unavailable) = match ctx.services.show(&units) {
+        Ok(Some(states)) => (states.into_iter().map(Some).collect(), None),
+        Ok(None) => (Vec::new(), Some("no systemd under this root".to_string())),
+        Err(e) => (Vec::new(), Some(format!("{e}"))),
+    };
+    states.resize(installs.len(), None);
+    let mut runtimes = Vec::new();
+    for ((rt, install), unit_state) in installs.into_iter().zip(states) {
+        let mcp = mcp_servers(ctx, &device, rt);
+        runtimes.push(RuntimeRow {
+            name: rt.name,
             active: rt.id == resolution.runtime,
-            install: install::inspect(&ctx.fs, rt)?,
-            state: None,
-            mcp: mcp_servers(ctx, &device, rt),
+            unit: format!("{}.service", install.unit),
+            installed: install.installed(),
+            install_detail: install.reason(),
+            unit_file: install.unit_file,
+            verify: install.verify,
+            unit_state,
+            mcp_error: mcp.as_ref().err().cloned(),
+            mcp_servers: mcp.ok(),
             skills: skills(ctx, &device, rt)?,
+            channels: rt.channels,
         });
     }
-    let units: Vec<String> = rows.iter().map(|r| r.install.unit.clone()).collect();
-    // Why unit states are missing, if they are (status still reports everything else).
-    let no_states = match ctx.services.show(&units) {
-        Ok(Some(states)) => {
-            for (row, state) in rows.iter_mut().zip(states) {
-                row.state = Some(state);
-            }
-            None
-        }
-        Ok(None) => Some("no systemd under this root".to_string()),
-        Err(e) => Some(format!("{e}")),
-    };
 
     let active = resolution.runtime.spec();
     let configured = device.config.configured_channels();
@@ -70,14 +169,15 @@ pub(super) fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
             "{c}: every command that changes the device refuses to run until it is fixed"
         ));
     }
-    for p in &pending {
+    for p in &journals {
         warnings.push(format!(
             "an interrupted run left the journal {} ({}, {} paths); the next run that changes the device restores it",
             p.path, p.command, p.paths
         ));
     }
-    if let Some((r, running)) = &switch {
-        warnings.push(if *running {
+    if let Some(s) = &switch {
+        let r = &s.record;
+        warnings.push(if s.running {
             format!(
                 "a switch from {} to {} is in progress (pid {}, {})",
                 r.from,
@@ -96,106 +196,74 @@ pub(super) fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
             )
         });
     }
-    let markers = json!({
-        "persona": history.last().map(|e| e.runtime.clone()),
-        "channels_applied_runtime": device.config.opt("channels_applied_runtime"),
-        "channels_unsupported": device.config.str_list("channels_unsupported"),
-        "mcp_applied_runtime": device.config.opt("mcp_applied_runtime"),
-        "llm_config_applied_runtime": device.config.opt("llm_config_applied_runtime"),
-    });
+    let opt = |key: &str| device.config.opt(key).map(str::to_string);
+    Ok(Report {
+        active: Active {
+            runtime: resolution.runtime,
+            source: resolution.source,
+            from: resolution.from,
+        },
+        config: ConfigFile {
+            path: device.config.path.clone(),
+            exists: device.config.exists,
+        },
+        llm_config_mode: llm_mode.label(),
+        device_type: device.device_type().map(str::to_string),
+        profile: device.robot.path.clone(),
+        capabilities: device.robot.capabilities.clone(),
+        systemd: unavailable.is_none(),
+        unit_states_unavailable: unavailable,
+        runtimes,
+        channels: Channels {
+            configured,
+            unsupported_by_active: unsupported,
+        },
+        markers: Markers {
+            persona: history.last().map(|e| e.runtime.clone()),
+            channels_applied_runtime: opt("channels_applied_runtime"),
+            channels_unsupported: device.config.str_list("channels_unsupported"),
+            mcp_applied_runtime: opt("mcp_applied_runtime"),
+            llm_config_applied_runtime: opt("llm_config_applied_runtime"),
+        },
+        journals,
+        switch,
+        warnings,
+    })
+}
 
-    if ctx.json {
-        let runtimes: Vec<Value> = rows
-            .iter()
-            .map(|r| {
-                json!({
-                    "name": r.rt.name,
-                    "active": r.active,
-                    "unit": format!("{}.service", r.install.unit),
-                    "unit_file": r.install.unit_file,
-                    "installed": r.install.installed(),
-                    "install_detail": r.install.reason(),
-                    "verify": r.install.verify,
-                    "unit_state": r.state,
-                    "mcp_servers": r.mcp.as_ref().ok(),
-                    "mcp_error": r.mcp.as_ref().err(),
-                    "skills": r.skills,
-                    "channels": r.rt.channels,
-                })
-            })
-            .collect();
-        ctx.out.report(json!({
-            "active": {
-                "runtime": resolution.runtime,
-                "source": resolution.source,
-                "from": resolution.from,
-            },
-            "config": {"path": device.config.path, "exists": device.config.exists},
-            "llm_config_mode": llm_mode.label(),
-            "device_type": device.device_type(),
-            "profile": device.robot.path,
-            "capabilities": device.robot.capabilities,
-            "systemd": no_states.is_none(),
-            "unit_states_unavailable": no_states,
-            "runtimes": runtimes,
-            "channels": {
-                "configured": configured,
-                "unsupported_by_active": unsupported,
-            },
-            "markers": markers,
-            "journals": pending,
-            "switch": switch.as_ref().map(|(r, running)| {
-                let mut v = json!(r);
-                v["running"] = json!(running);
-                v
-            }),
-            "warnings": warnings,
-        }));
-        return Ok(Exit::Success);
-    }
-
-    for w in &warnings {
-        ctx.out.warn(w);
-    }
-    let out = &ctx.out;
+/// The text report: the device, a table of the runtimes, channels, markers, interrupted runs.
+fn render(r: &Report, out: &Printer) -> String {
     let mut text = String::new();
     let field = |name: &str, value: String| format!("{:<17}{value}\n", name);
     text.push_str(&field(
         "active runtime",
         format!(
             "{} ({})",
-            out.paint(resolution.runtime.as_str(), Style::Bold),
-            resolution.from
+            out.paint(r.active.runtime.as_str(), Style::Bold),
+            r.active.from
         ),
     ));
-    if !device.config.exists {
+    if !r.config.exists {
         text.push_str(&field(
             "config",
             format!(
                 "{} does not exist: a reset or factory-fresh device, defaults apply",
-                device.config.path
+                r.config.path
             ),
         ));
     }
-    text.push_str(&field("llm config mode", llm_mode.label().to_string()));
-    let profile = device
-        .robot
-        .path
-        .as_ref()
-        .map(|p| format!(" ({p})"))
-        .unwrap_or_else(|| {
-            if device.device_type().is_some() {
-                " (no ROBOT.md found)".into()
-            } else {
-                String::new()
-            }
-        });
+    text.push_str(&field("llm config mode", r.llm_config_mode.to_string()));
+    let profile = match (&r.profile, &r.device_type) {
+        (Some(p), _) => format!(" ({p})"),
+        (None, Some(_)) => " (no ROBOT.md found)".into(),
+        (None, None) => String::new(),
+    };
     text.push_str(&field(
         "device type",
-        format!("{}{profile}", device.device_type().unwrap_or("-")),
+        format!("{}{profile}", r.device_type.as_deref().unwrap_or("-")),
     ));
-    if !device.robot.capabilities.is_empty() {
-        text.push_str(&field("capabilities", device.robot.capabilities.join(", ")));
+    if !r.capabilities.is_empty() {
+        text.push_str(&field("capabilities", r.capabilities.join(", ")));
     }
     text.push('\n');
 
@@ -208,108 +276,112 @@ pub(super) fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
         "skills",
     ];
     let mut table: Vec<[String; 6]> = vec![header.map(String::from)];
-    for r in &rows {
-        let name = if r.active {
-            format!("{} *", r.rt.name)
+    for row in &r.runtimes {
+        let name = if row.active {
+            format!("{} *", row.name)
         } else {
-            r.rt.name.to_string()
+            row.name.to_string()
         };
-        let installed = if r.install.installed() {
+        let installed = if row.installed {
             "yes".to_string()
         } else {
-            format!("no ({})", r.install.reason())
+            format!("no ({})", row.install_detail)
         };
-        let state = match &r.state {
+        let state = match &row.unit_state {
             Some(s) if s.load == "not-found" => "not-found".to_string(),
             Some(s) if s.restarts > 0 => format!("{} ({} restarts)", s.active, s.restarts),
             Some(s) => s.active.clone(),
             None => "-".to_string(),
         };
-        let mcp = match &r.mcp {
-            Ok(names) if names.is_empty() => "-".to_string(),
-            Ok(names) => names.join(", "),
-            Err(e) => format!("unreadable: {e}"),
+        let mcp = match (&row.mcp_servers, &row.mcp_error) {
+            (_, Some(e)) => format!("unreadable: {e}"),
+            (Some(names), None) if !names.is_empty() => names.join(", "),
+            _ => "-".to_string(),
         };
         table.push([
             name,
             installed,
-            format!("{}.service", r.install.unit),
+            row.unit.clone(),
             state,
             mcp,
-            r.skills.len().to_string(),
+            row.skills.len().to_string(),
         ]);
     }
     text.push_str(&render_table(&table));
-    if let Some(why) = &no_states {
-        // A note about this run, not the device: stderr, so the table stays the product.
-        out.status(&format!("(unit states are not available: {why})"));
-    }
     text.push('\n');
 
-    let channels = if configured.is_empty() {
-        "-".to_string()
-    } else {
-        configured
+    let list = |channels: &[Channel]| {
+        channels
             .iter()
             .map(|c| c.as_str())
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let channels = if r.channels.configured.is_empty() {
+        "-".to_string()
+    } else {
+        list(&r.channels.configured)
+    };
     text.push_str(&field("channels", channels));
-    if !unsupported.is_empty() {
-        let list = unsupported
-            .iter()
-            .map(|c| c.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
+    if !r.channels.unsupported_by_active.is_empty() {
         text.push_str(&field(
             "",
-            format!("not supported by {}: {list}", active.name),
+            format!(
+                "not supported by {}: {}",
+                r.active.runtime.spec().name,
+                list(&r.channels.unsupported_by_active)
+            ),
         ));
     }
-    let marker = |v: &Value| v.as_str().unwrap_or("-").to_string();
+    let marker = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".to_string());
     text.push_str(&field(
         "reconciled for",
         format!(
             "persona {}, llm {}, channels {}, mcp {}",
-            marker(&markers["persona"]),
-            marker(&markers["llm_config_applied_runtime"]),
-            marker(&markers["channels_applied_runtime"]),
-            marker(&markers["mcp_applied_runtime"]),
+            marker(&r.markers.persona),
+            marker(&r.markers.llm_config_applied_runtime),
+            marker(&r.markers.channels_applied_runtime),
+            marker(&r.markers.mcp_applied_runtime),
         ),
     ));
-    let journals = if pending.is_empty() {
+    let journals = if r.journals.is_empty() {
         "none".to_string()
     } else {
-        pending
+        r.journals
             .iter()
             .map(|p| format!("{} ({})", p.id, p.command))
             .collect::<Vec<_>>()
             .join(", ")
     };
     text.push_str(&field("interrupted runs", journals));
-    if let Some((r, running)) = &switch {
-        let state = if *running {
+    if let Some(s) = &r.switch {
+        let state = if s.running {
             "in progress"
         } else {
             "interrupted"
         };
         text.push_str(&field(
             "switch",
-            format!("{state}: {} -> {} ({})", r.from, r.to, r.phase.as_str()),
+            format!(
+                "{state}: {} -> {} ({})",
+                s.record.from,
+                s.record.to,
+                s.record.phase.as_str()
+            ),
         ));
     }
-    out.product(&text);
-    Ok(Exit::Success)
+    text
 }
 
 /// A switch recorded in `/var/lib/osctl/switch.json`, and whether it is running now (its
 /// process holds the device lock) rather than interrupted. A record that cannot be read is a
 /// warning, not a failure of `status`.
-fn switch_record(ctx: &Ctx) -> Option<(crate::switch::record::Record, bool)> {
-    use crate::switch::record;
+fn switch_record(ctx: &Ctx) -> Option<SwitchState> {
     match record::read(&ctx.fs) {
-        Ok(Some(r)) => Some((r, crate::apply::lock::held(&ctx.fs).unwrap_or(false))),
+        Ok(Some(record)) => Some(SwitchState {
+            record,
+            running: crate::apply::lock::held(&ctx.fs).unwrap_or(false),
+        }),
         Ok(None) => None,
         Err(e) => {
             ctx.out.warn(&e.to_string());
