@@ -186,7 +186,8 @@ pub enum Command {
     Channel(channel::ChannelCommand),
 
     /// Restore what interrupted runs left behind, from their journals (every run that changes
-    /// the device also does this first).
+    /// the device also does this first), and bring the services of an interrupted switch in
+    /// line with config.json.
     Recover,
 
     /// Check the device and say what to run next: files that do not parse, presync out of sync,

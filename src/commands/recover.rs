@@ -2,17 +2,25 @@
 //! their journals. Every run that changes the device does this first on its own; this command
 //! does only that, for a field engineer who wants to see it happen. A path that could not be put
 //! back is named with where its original is kept (exit 5); the journal does not stay in the way
-//! of later runs.
+//! of later runs. A switch killed before its commit point also leaves its record: once its files
+//! are restored, its services are brought in line with config.json, as `osctl reconcile` and the
+//! next `osctl switch` do, so a recovered device is never left with no runtime running.
 
 use serde_json::json;
 
 use super::{Ctx, recovered_lines};
+use crate::apply::Target;
 use crate::apply::journal;
 use crate::apply::lock::DeviceLock;
 use crate::error::{Error, Exit, Result};
+use crate::switch::{converge, record};
 
 pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
     let pending = journal::pending(&ctx.fs)?;
+    let interrupted_switch = match record::read(&ctx.fs)? {
+        Some(r) if !crate::apply::lock::held(&ctx.fs)? => Some(r),
+        _ => None,
+    };
     if ctx.previewing() {
         for p in &pending {
             let line = match &p.refused {
@@ -28,11 +36,21 @@ pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
             };
             ctx.out.product(&line);
         }
-        if ctx.json {
-            ctx.out
-                .report(json!({"pending": !pending.is_empty(), "journals": pending}));
+        if let Some(r) = &interrupted_switch {
+            ctx.out.product(&format!(
+                "would bring the services in line with config.json (a switch from {} to {} was interrupted)\n",
+                r.from, r.to
+            ));
         }
-        if pending.is_empty() {
+        let anything = !pending.is_empty() || interrupted_switch.is_some();
+        if ctx.json {
+            ctx.out.report(json!({
+                "pending": anything,
+                "journals": pending,
+                "interrupted_switch": interrupted_switch,
+            }));
+        }
+        if !anything {
             ctx.out.status("nothing to do");
             return Ok(Exit::Success);
         }
@@ -75,17 +93,33 @@ pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
             ))
         });
     }
-    if ctx.json {
-        ctx.out
-            .report(json!({"changed": !recovered.is_empty(), "recovered": recovered}));
-    }
-    if recovered.is_empty() {
-        ctx.out.status("nothing to do");
-    }
     for r in &recovered {
         for line in recovered_lines(r) {
             ctx.out.status(&line);
         }
+    }
+    // The files are back; now the services of a switch killed before its commit point.
+    let converged = match record::read(&ctx.fs)? {
+        Some(_) => {
+            let t = Target {
+                fs: &ctx.fs,
+                services: &ctx.services,
+                out: &ctx.out,
+                command: &ctx.command_line,
+            };
+            converge::if_interrupted(&t, &ctx.device()?)?
+        }
+        None => None,
+    };
+    if ctx.json {
+        ctx.out.report(json!({
+            "changed": !recovered.is_empty() || converged.as_ref().is_some_and(|c| !c.actions.is_empty()),
+            "recovered": recovered,
+            "switch": converged,
+        }));
+    }
+    if recovered.is_empty() && converged.is_none() {
+        ctx.out.status("nothing to do");
     }
     Ok(Exit::Success)
 }
