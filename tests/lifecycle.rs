@@ -370,6 +370,7 @@ cases! {
     regression_rolled_back_switch_starts_an_old_unit_that_was_only_enabled => "rolled_back_switch_starts_an_old_unit_that_was_only_enabled",
     regression_killed_switch_converges_to_a_unit_that_never_ran => "killed_switch_converges_to_a_unit_that_never_ran",
     regression_recover_after_a_killed_switch_leaves_no_runtime_running => "recover_after_a_killed_switch_leaves_no_runtime_running",
+    regression_killed_switch_before_any_unit_converges_to_another_runtime => "killed_switch_before_any_unit_converges_to_another_runtime",
     regression_killed_switch_then_switch_diverges => "killed_switch_then_switch_diverges",
     regression_killed_boot_then_reset_leaves_an_emptied_mcp_container => "killed_boot_then_reset_leaves_an_emptied_mcp_container",
     regression_crash_then_reset_forgets_the_reset_runtimes_edits => "crash_then_reset_forgets_the_reset_runtimes_edits",

@@ -13,7 +13,7 @@
 use std::time::Duration;
 
 use super::STOP_TRIES;
-use super::record::{self, Record};
+use super::record::{self, Phase, Record};
 use super::units::{Units, Verdict};
 use crate::apply::Target;
 use crate::device::Device;
@@ -35,6 +35,9 @@ pub(crate) struct Converged {
     /// The unit config.json names was not running before the switch, and is left so.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub left_stopped: bool,
+    /// The switch was stopped before it touched a unit: the services are left as they were.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub untouched: bool,
 }
 
 /// Converges the services after the interrupted switch `rec`. The caller holds the lock.
@@ -52,11 +55,30 @@ pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<C
             problems,
             notes: Vec::new(),
             left_stopped: false,
+            untouched: false,
         });
     }
     // Unit files may just have been restored from the journal.
     if let Err(why) = units.act(&ServiceAction::DaemonReload)? {
         problems.push(why);
+    }
+    // Killed before it touched a unit (no installer ran, the new unit was not started: the
+    // record holds no `from_was`), the services are as they were before the switch, and its
+    // files are back: leave them. Converging them to config.json would start a runtime that
+    // need not have run (config.json may name another runtime than the one running).
+    if rec.from_was.is_none() && matches!(rec.phase, Phase::Materializing | Phase::Presync) {
+        if problems.is_empty() {
+            record::remove(t.fs)?;
+        }
+        return Ok(Converged {
+            record: rec,
+            runtime,
+            actions: units.actions(),
+            problems,
+            notes: Vec::new(),
+            left_stopped: false,
+            untouched: true,
+        });
     }
     let mut others = vec![rec.from_unit.clone(), rec.to_unit.clone()];
     others.dedup();
@@ -115,6 +137,7 @@ pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<C
                 problems,
                 notes,
                 left_stopped: true,
+                untouched: false,
             });
         };
         let starts = !matches!(bring, ServiceAction::Enable(_));
@@ -138,6 +161,7 @@ pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<C
         problems,
         notes,
         left_stopped: false,
+        untouched: false,
     })
 }
 
@@ -158,7 +182,10 @@ pub(crate) fn if_interrupted(t: &Target<'_>, device: &Device) -> Result<Option<C
     for n in &c.notes {
         t.out.warn(n);
     }
-    if c.problems.is_empty() && c.left_stopped {
+    if c.problems.is_empty() && c.untouched {
+        t.out
+            .status("services left as they were: the switch was stopped before it touched a unit");
+    } else if c.problems.is_empty() && c.left_stopped {
         t.out.status(&format!(
             "services converged: {}.service (config.json names {}) was not running before the switch and is left so; the other unit is stopped",
             install::unit_name(t.fs, c.runtime.spec())?,

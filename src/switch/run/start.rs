@@ -20,13 +20,7 @@ impl Txn<'_> {
             if self.from_before.is_none() {
                 self.from_before = old_state;
             }
-            if let Some(old) = &self.from_before {
-                self.record.from_was = Some(super::record::Was {
-                    running: old.is_running(),
-                    enabled: old.is_enabled(),
-                });
-                record::write(self.t.fs, &self.record)?;
-            }
+            self.record_old()?;
         }
         // Should this run be killed from here on, the next run restores its journals, which
         // deletes the unit file osctl wrote for the new runtime; the new unit must be disabled
@@ -51,6 +45,20 @@ impl Txn<'_> {
             Verdict::Settled(_) => Ok(()),
             Verdict::Failed { why, .. } => Err(why),
         })
+    }
+
+    /// Records the old unit's state in the switch record (`from_was`), before the first thing
+    /// that may change it (an installer, the new unit's start): a convergence after a kill gives
+    /// it back, and a record without it says no unit was touched yet.
+    pub(super) fn record_old(&mut self) -> Result<()> {
+        if let Some(old) = &self.from_before {
+            self.record.from_was = Some(super::record::Was {
+                running: old.is_running(),
+                enabled: old.is_enabled(),
+            });
+            record::write(self.t.fs, &self.record)?;
+        }
+        Ok(())
     }
 
     /// Reads the old unit's state once, before anything may change it.

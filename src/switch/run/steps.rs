@@ -83,6 +83,10 @@ impl Txn<'_> {
     pub(super) fn install(&mut self, why: &str) -> Result<()> {
         self.phase(Phase::Installing)?;
         self.note_old()?;
+        if !self.t.services.is_offline() {
+            // The installer may stop or restart the old unit.
+            self.record_old()?;
+        }
         let choice = &self.opts.installer;
         if !choice.available(self.to) {
             return Err(installer::Choice::unavailable(self.to, why).with_exit(Exit::RolledBack));
