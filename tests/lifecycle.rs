@@ -374,6 +374,7 @@ cases! {
     regression_failed_switch_drops_a_stale_switch_record => "failed_switch_drops_a_stale_switch_record",
     regression_killed_boot_then_switch_diverges => "killed_boot_then_switch_diverges",
     regression_killed_post_commit_restart_converges_running => "killed_post_commit_restart_converges_running",
+    regression_killed_reset_then_mcp_add_is_not_listed => "killed_reset_then_mcp_add_is_not_listed",
     regression_killed_switch_then_switch_diverges => "killed_switch_then_switch_diverges",
     regression_killed_boot_then_reset_leaves_an_emptied_mcp_container => "killed_boot_then_reset_leaves_an_emptied_mcp_container",
     regression_crash_then_reset_forgets_the_reset_runtimes_edits => "crash_then_reset_forgets_the_reset_runtimes_edits",

@@ -97,6 +97,18 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
         },
     },
     Known {
+        id: "killed-reset-then-mcp-add-is-not-listed",
+        defect: "a reset killed midway, then `mcp add` into picoclaw: the runtime does not list the \
+                 server just added (tests/lifecycle_support/FOUND.md)",
+        matches: |v| {
+            v.invariant == "model"
+                && v.op.starts_with("crash ")
+                && v.op.contains("| reset |")
+                && v.context.ends_with("MCP servers")
+                && v.detail.contains("no longer lists")
+        },
+    },
+    Known {
         id: "killed-post-commit-restart-converges-running",
         defect: "a switch killed at a post-commit try-restart whose uninterrupted run fails the \
                  restart: the convergence starts the new unit, which the uninterrupted run left failed \
