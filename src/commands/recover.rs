@@ -37,10 +37,17 @@ pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
             ctx.out.product(&line);
         }
         if let Some(r) = &interrupted_switch {
-            ctx.out.product(&format!(
-                "would bring the services in line with config.json (a switch from {} to {} was interrupted)\n",
-                r.from, r.to
-            ));
+            ctx.out.product(&if converge::untouched(r) {
+                format!(
+                    "would drop the record of a switch from {} to {} stopped before it touched a unit; the services stay as they are\n",
+                    r.from, r.to
+                )
+            } else {
+                format!(
+                    "would bring the services in line with config.json (a switch from {} to {} was interrupted)\n",
+                    r.from, r.to
+                )
+            });
         }
         let anything = !pending.is_empty() || interrupted_switch.is_some();
         if ctx.json {

@@ -40,6 +40,14 @@ pub(crate) struct Converged {
     pub untouched: bool,
 }
 
+/// Whether the switch `rec` was killed before it touched a unit (no installer ran, the new unit
+/// was not started: the record holds no `from_was`). Its services are then as they were before
+/// it, and once its files are back they are left so: converging them to config.json would start
+/// a runtime that need not have run (config.json may name another runtime than the one running).
+pub(crate) fn untouched(rec: &Record) -> bool {
+    rec.from_was.is_none() && matches!(rec.phase, Phase::Materializing | Phase::Presync)
+}
+
 /// Converges the services after the interrupted switch `rec`. The caller holds the lock.
 pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<Converged> {
     let units = Units::new(t.services, t.out);
@@ -62,11 +70,7 @@ pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<C
     if let Err(why) = units.act(&ServiceAction::DaemonReload)? {
         problems.push(why);
     }
-    // Killed before it touched a unit (no installer ran, the new unit was not started: the
-    // record holds no `from_was`), the services are as they were before the switch, and its
-    // files are back: leave them. Converging them to config.json would start a runtime that
-    // need not have run (config.json may name another runtime than the one running).
-    if rec.from_was.is_none() && matches!(rec.phase, Phase::Materializing | Phase::Presync) {
+    if untouched(&rec) {
         if problems.is_empty() {
             record::remove(t.fs)?;
         }
