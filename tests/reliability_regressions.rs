@@ -472,10 +472,20 @@ fn regression_presync_plan_overwrote_a_concurrent_mcp_add() {
         .unwrap();
     let plan = draft.finish();
     write(&root, "root/.hermes/config.yaml", b"a: 3\n", 0o644);
-    let Some(Step::File(change)) = plan.steps.first() else {
-        panic!("one file step: {:?}", plan.steps.len());
+    assert!(
+        matches!(plan.steps.as_slice(), [Step::File(_)]),
+        "one file step: {:?}",
+        plan.steps.len()
+    );
+    let services = osctl::system::services::Services::Offline;
+    let out = osctl::output::Printer::new(false, true, 0, osctl::output::ColorChoice::Never, true);
+    let target = osctl::apply::Target {
+        fs: &fs,
+        services: &services,
+        out: &out,
+        command: "test",
     };
-    let err = osctl::apply::apply_file(&fs, None, change).unwrap_err();
+    let err = osctl::apply::apply(&target, &plan).unwrap_err();
     assert_eq!(err.code, "changed_underfoot", "{err}");
     assert_eq!(
         std::fs::read_to_string(root.join("root/.hermes/config.yaml")).unwrap(),

@@ -26,29 +26,29 @@ pub(crate) const TEMP_SUFFIX: &str = ".osctl-tmp";
 
 /// Folders whose entries changed and are not durable yet; [`Syncs::flush`] fsyncs each once.
 #[derive(Debug, Default)]
-pub struct Syncs {
+pub(crate) struct Syncs {
     dirs: Vec<PathBuf>,
 }
 
 impl Syncs {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// The folder that holds `path` changed.
-    pub fn parent_of(&mut self, path: &Path) {
+    pub(crate) fn parent_of(&mut self, path: &Path) {
         self.folder(&parent(path));
     }
 
     /// `dir` changed (an entry was added, renamed or removed).
-    pub fn folder(&mut self, dir: &Path) {
+    pub(crate) fn folder(&mut self, dir: &Path) {
         if !self.dirs.iter().any(|d| d == dir) {
             self.dirs.push(dir.to_path_buf());
         }
     }
 
     /// Fsyncs every folder recorded since the last flush, each once.
-    pub fn flush(&mut self) -> io::Result<()> {
+    pub(crate) fn flush(&mut self) -> io::Result<()> {
         for dir in std::mem::take(&mut self.dirs) {
             match File::open(&dir).and_then(|d| d.sync_all()) {
                 Ok(()) => {}

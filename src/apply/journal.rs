@@ -147,7 +147,7 @@ pub(crate) struct Manifest {
 
 /// One path a run will touch.
 #[derive(Clone, Debug)]
-pub struct Touch {
+pub(crate) struct Touch {
     pub path: DevPath,
     /// Writes follow a final symlink (to its target inside the root); removals do not.
     pub follow: bool,
@@ -159,7 +159,7 @@ pub struct Touch {
 
 impl Touch {
     /// The path `change` touches, with the state it leaves.
-    pub fn of(change: &FileChange) -> Touch {
+    pub(crate) fn of(change: &FileChange) -> Touch {
         Touch {
             path: change.path.clone(),
             follow: !matches!(change.after, FileState::Absent | FileState::Symlink { .. }),
@@ -169,7 +169,7 @@ impl Touch {
     }
 
     /// A file journaled now and written by a later plan (its fingerprint is recorded then).
-    pub fn later(path: DevPath) -> Touch {
+    pub(crate) fn later(path: DevPath) -> Touch {
         Touch {
             path,
             follow: true,
@@ -201,7 +201,7 @@ pub(crate) fn fingerprint(state: &FileState) -> String {
 
 /// An open journal of the current run.
 #[derive(Debug)]
-pub struct Journal {
+pub(crate) struct Journal {
     dir: PathBuf,
     dev_dir: DevPath,
     manifest: RefCell<Manifest>,
@@ -241,13 +241,14 @@ fn io_err(action: &str, dev: &DevPath, e: &std::io::Error) -> Error {
 impl Journal {
     /// Saves the current state of every path in `paths` (in order), plus every missing folder
     /// above them that the run may create, and makes the journal durable.
-    pub fn begin(fs: &RootFs, command: &str, paths: &[Touch]) -> Result<Journal> {
+    #[cfg(test)]
+    pub(crate) fn begin(fs: &RootFs, command: &str, paths: &[Touch]) -> Result<Journal> {
         Self::begin_undoable(fs, command, paths, &[])
     }
 
     /// [`Journal::begin`], recording `undo`: the service actions that put the units back after
     /// the files are restored (see [`Manifest::undo`]).
-    pub fn begin_undoable(
+    pub(crate) fn begin_undoable(
         fs: &RootFs,
         command: &str,
         paths: &[Touch],
@@ -426,14 +427,14 @@ impl Journal {
     }
 
     /// The device path of this journal's folder (named in error messages).
-    pub fn dev_dir(&self) -> &DevPath {
+    pub(crate) fn dev_dir(&self) -> &DevPath {
         &self.dev_dir
     }
 
     /// Records, durably and before it is written, that the run is about to leave `path` in
     /// `state` (a path journaled with [`Touch::later`], or written twice). A path the journal
     /// does not hold is an internal error: its original would be lost.
-    pub fn intend(&self, path: &DevPath, state: &FileState) -> Result<()> {
+    pub(crate) fn intend(&self, path: &DevPath, state: &FileState) -> Result<()> {
         let print = fingerprint(state);
         let key = path.to_string();
         {
@@ -459,7 +460,7 @@ impl Journal {
     /// Records, durably, that every write of the run has landed and only `rest` is left to
     /// run: from here on recovery keeps the files and rolls forward (see [`Manifest::written`]).
     /// The caller has made its writes durable first.
-    pub fn written(&self, rest: &[Step]) -> Result<()> {
+    pub(crate) fn written(&self, rest: &[Step]) -> Result<()> {
         {
             let mut m = self.manifest.borrow_mut();
             m.written = true;
@@ -484,7 +485,7 @@ impl Journal {
     /// Takes back [`Journal::written`] before the run rolls itself back (a service action after
     /// its last write failed): a kill during that rollback must be finished by restoring, not by
     /// keeping a half-restored tree.
-    pub fn unwritten(&self) -> Result<()> {
+    pub(crate) fn unwritten(&self) -> Result<()> {
         {
             let mut m = self.manifest.borrow_mut();
             if !m.written {
@@ -499,7 +500,7 @@ impl Journal {
 
     /// Records, durably, an action the restore of this journal runs before it puts the files
     /// back (see [`Manifest::undo_first`]).
-    pub fn undo_first(&self, action: &ServiceAction) -> Result<()> {
+    pub(crate) fn undo_first(&self, action: &ServiceAction) -> Result<()> {
         let args = action.systemctl_args();
         {
             let mut m = self.manifest.borrow_mut();
@@ -512,7 +513,7 @@ impl Journal {
     }
 
     /// The `systemctl` arguments that put the units back after a restore.
-    pub fn undo(&self) -> Vec<Vec<String>> {
+    pub(crate) fn undo(&self) -> Vec<Vec<String>> {
         self.manifest.borrow().undo.clone()
     }
 
@@ -524,15 +525,14 @@ impl Journal {
             .map_err(|e| io_err("sync the journal", &self.dev_dir, &e))
     }
 
-    /// Moves a folder that the run removes whole into the journal (copying across filesystems).
-    pub fn take_tree(&self, fs: &RootFs, path: &DevPath) -> Result<()> {
-        let mut syncs = Syncs::new();
-        self.take_tree_in(fs, path, &mut syncs)?;
-        syncs.flush().map_err(|e| Error::io("sync", path, &e))
-    }
-
-    /// [`Journal::take_tree`], with the two folders' fsyncs left to `syncs`.
-    pub fn take_tree_in(&self, fs: &RootFs, path: &DevPath, syncs: &mut Syncs) -> Result<()> {
+    /// Moves a folder that the run removes whole into the journal (copying across
+    /// filesystems), the two folders' fsyncs left to `syncs`.
+    pub(crate) fn take_tree_in(
+        &self,
+        fs: &RootFs,
+        path: &DevPath,
+        syncs: &mut Syncs,
+    ) -> Result<()> {
         let manifest = self.manifest.borrow();
         let entry = manifest
             .entries
@@ -550,31 +550,22 @@ impl Journal {
         .map_err(|e| Error::io("remove", path, &e))
     }
 
-    /// Every write of the run landed (and is durable): marks the journal done, durably, then
-    /// removes it. An error means it could not be marked done: it is still open (the next run
-    /// restores it). `Ok(Some(warning))`: done, but it could not be removed (moved aside to
-    /// `kept/` if it could be); the run succeeded all the same.
-    pub fn commit(self) -> Result<Option<String>> {
-        self.done()?;
-        Ok(self.clean())
-    }
-
     /// Marks the journal done, durably: from here on it is never restored. An error leaves it
     /// open, and the caller rolls back.
-    pub fn done(&self) -> Result<()> {
+    pub(crate) fn done(&self) -> Result<()> {
         mark_done(&self.dir).map_err(|e| io_err("mark as done the journal", &self.dev_dir, &e))
     }
 
     /// Removes a journal marked [`Journal::done`]; a failure is the warning returned (the run
     /// stands, and the next run finishes the cleanup).
-    pub fn clean(self) -> Option<String> {
+    pub(crate) fn clean(self) -> Option<String> {
         cleanup(&self.dir, &self.dev_dir, false)
     }
 
     /// The run failed: put every original back, newest change first. The journal is finished
     /// either way; an error (exit 5) names what could not be put back and where its original is
     /// kept.
-    pub fn rollback(self, fs: &RootFs) -> Result<Outcome> {
+    pub(crate) fn rollback(self, fs: &RootFs) -> Result<Outcome> {
         let manifest = self.manifest.into_inner();
         let outcome = restore(fs, &self.dir, &self.dev_dir, &manifest, false);
         outcome.into_result(&self.dev_dir)

@@ -12,12 +12,17 @@
 //! renames it into place, and fsyncs each distinct folder it changed once, before its first
 //! service action or command and at its end, before the journal is marked done
 //! ([`journal`] costs four fsyncs to begin and one to finish, whatever the plan's size).
+//!
+//! Every change runs on one engine, [`transaction`]: [`apply`] is a transaction of one plan,
+//! committed at its last write; `osctl switch` is one transaction of several plans, committed
+//! after config.json.
 
 pub(crate) mod atomic;
 pub(crate) mod journal;
 pub mod lock;
 pub(crate) mod stage;
 pub(crate) mod state;
+pub(crate) mod transaction;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
@@ -30,10 +35,11 @@ use crate::plan::{CommandAction, FileChange, FileState, Plan, Step};
 use crate::system::fs::{Kind, RootFs};
 use crate::system::interrupt;
 use crate::system::process::{self, Run};
-use crate::system::services::{Ran, Services};
+use crate::system::services::Services;
 
 use atomic::Syncs;
 use journal::{Journal, Touch};
+use transaction::{Stage, Systemctl, Transaction};
 
 /// What an apply did.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -87,87 +93,48 @@ pub fn needs_journal(plan: &Plan, fs: &RootFs, services: &Services) -> bool {
 pub fn apply(target: &Target<'_>, plan: &Plan) -> Result<Applied> {
     // A signal from here on is deferred to the safe points below (system::interrupt).
     let _change = interrupt::Change::begin();
-    let journal = if needs_journal(plan, target.fs, target.services) {
-        let touches: Vec<Touch> = plan.file_changes().map(Touch::of).collect();
-        Some(Journal::begin_undoable(
-            target.fs,
-            target.command,
-            &touches,
-            &plan.undo,
-        )?)
-    } else {
-        None
+    let units = Systemctl {
+        services: target.services,
+        out: target.out,
     };
+    let mut txn = Transaction::open(target);
+    if needs_journal(plan, target.fs, target.services) {
+        let touches: Vec<Touch> = plan.file_changes().map(Touch::of).collect();
+        txn.journal(touches, &plan.undo)?;
+    }
+    // The commit point is the last write: up to it an interrupt rolls the change back; after
+    // it, the journal says every write landed, and the change is finished.
     let last_write = plan.steps.iter().rposition(|s| matches!(s, Step::File(_)));
-    let mut work = Work::default();
-    let mut applied = Applied::default();
-    for (i, step) in plan.steps.iter().enumerate() {
-        // A safe point: up to the commit point an interrupt rolls the change back; after it,
-        // the change is finished (the journal already says every write landed).
-        if last_write.is_some_and(|last| i <= last)
-            && let Err(err) = interrupt::check()
-        {
-            return Err(roll_back(target, journal, &work, err));
-        }
-        if let (Some(j), Some(last)) = (&journal, last_write)
-            && i == last + 1
-        {
-            let marked = work.flush().and_then(|()| j.written(&plan.steps[i..]));
-            if let Err(err) = marked {
-                return Err(roll_back(target, journal, &work, err));
+    let (before, after) = plan.steps.split_at(last_write.map_or(0, |last| last + 1));
+    let forward = txn
+        .run(before, &units, Stage::BeforeCommit)
+        .and_then(|()| {
+            if txn.is_journaled() && !after.is_empty() {
+                txn.written(after)
+            } else {
+                Ok(())
             }
-        }
-        let result = match step {
-            Step::File(change) => {
-                target
-                    .out
-                    .detail(&format!("{} {}", change.kind().as_str(), change.path));
-                apply_file_in(target.fs, journal.as_ref(), change, &mut work)
-                    .map(|_| applied.files += 1)
-            }
-            // What a service or a command sees must be on disk for good.
-            Step::Service(action) => {
-                work.flush()
-                    .and_then(|()| match target.services.run(action) {
-                        Ok(Ran::Done) => {
-                            target.out.detail(&action.describe());
-                            applied.service_actions += 1;
-                            Ok(())
-                        }
-                        Ok(Ran::SkippedOffline) => {
-                            applied.skipped_offline.push(action.describe());
-                            Ok(())
-                        }
-                        Err(e) => Err(e),
-                    })
-            }
-            Step::Command(cmd) => work
-                .flush()
-                .and_then(|()| run_command(target, cmd, &mut applied)),
-        };
-        if let Err(err) = result {
-            return Err(roll_back(target, journal, &work, err));
-        }
+        })
+        .and_then(|()| txn.run(after, &units, Stage::PastCommit))
+        .and_then(|()| txn.flush());
+    if let Err(err) = forward {
+        return Err(roll_back(target, txn, err));
     }
-    if let Err(err) = work.flush() {
-        return Err(roll_back(target, journal, &work, err));
-    }
+    let mut warnings = Vec::new();
     if let Some(sig) = interrupt::pending() {
-        let warning = format!(
+        warnings.push(format!(
             "{} arrived after every write had landed: the change was finished, not rolled back",
             interrupt::signal_name(sig)
-        );
+        ));
+    }
+    match txn.commit() {
+        Ok(cleanup) => warnings.extend(cleanup),
+        Err(err) => return Err(roll_back(target, txn, err)),
+    }
+    let mut applied = txn.into_applied();
+    for warning in warnings {
         target.out.warn(&warning);
         applied.warnings.push(warning);
-    }
-    if let Some(j) = journal {
-        if let Err(err) = j.done() {
-            return Err(roll_back(target, Some(j), &work, err));
-        }
-        if let Some(warning) = j.clean() {
-            target.out.warn(&warning);
-            applied.warnings.push(warning);
-        }
     }
     Ok(applied)
 }
@@ -192,60 +159,58 @@ impl Work {
     }
 }
 
-fn roll_back(target: &Target<'_>, journal: Option<Journal>, work: &Work, err: Error) -> Error {
-    let fs = target.fs;
-    let Some(journal) = journal else {
-        // One atomic write, which did not happen: only the folders made for it are left.
-        for dir in work.created.iter().rev() {
-            let _ = std::fs::remove_dir(dir);
-        }
-        let mut e = {
-            let exit = rolled_back_exit(&err);
-            err.with_exit(exit)
-        };
+/// Rolls a failed run back and says how that went: exit 4 (or 130) when every file is as it
+/// was, 5 naming what is left and where its original is kept; then the journal's undo actions
+/// put the units back.
+fn roll_back(target: &Target<'_>, txn: Transaction<'_>, err: Error) -> Error {
+    let restored = txn.roll_back();
+    if !restored.journaled {
+        // One atomic write, which did not happen.
+        let exit = rolled_back_exit(&err);
+        let mut e = err.with_exit(exit);
         e.causes.push("nothing was changed".into());
         return e;
+    }
+    let mut notes = Vec::new();
+    let mut hint = None;
+    let mut complete = true;
+    for (dir, outcome) in restored.journals {
+        match outcome {
+            Ok(outcome) => {
+                if !outcome.left.is_empty() {
+                    complete = false;
+                    hint = Some(match &outcome.kept {
+                        Some(kept) => format!(
+                            "the originals of what was left are kept in {kept}; put back what is needed by hand"
+                        ),
+                        None => format!("the originals are in {dir}"),
+                    });
+                }
+                notes.extend(outcome.left);
+                notes.extend(outcome.cleanup);
+            }
+            Err(rollback_err) => {
+                complete = false;
+                notes.extend(rollback_err.causes.iter().cloned());
+                hint = rollback_err.hint.clone();
+            }
+        }
+    }
+    let mut e = if complete {
+        let exit = rolled_back_exit(&err);
+        let mut e = err.with_exit(exit);
+        e.causes
+            .push("every file osctl had changed was restored".into());
+        e
+    } else {
+        let mut e = err.with_exit(Exit::PartlyApplied);
+        e.code = "rollback_incomplete";
+        e.hint = hint;
+        e
     };
-    let dev_dir = journal.dev_dir().clone();
-    // A kill during this rollback must be finished by restoring, not by rolling forward. (If
-    // the journal cannot be rewritten, the rollback goes ahead all the same: failing here
-    // would leave the run's files without a rollback at all.)
-    let _ = journal.unwritten();
-    let undo = journal.undo();
-    let err = match journal.rollback(fs) {
-        Ok(outcome) if outcome.left.is_empty() => {
-            let mut e = {
-                let exit = rolled_back_exit(&err);
-                err.with_exit(exit)
-            };
-            e.causes
-                .push("every file osctl had changed was restored".into());
-            e.causes.extend(outcome.cleanup);
-            e
-        }
-        Ok(outcome) => {
-            let mut e = err.with_exit(Exit::PartlyApplied);
-            e.code = "rollback_incomplete";
-            e.causes.extend(outcome.left);
-            e.causes.extend(outcome.cleanup);
-            e.hint = Some(match outcome.kept {
-                Some(kept) => format!(
-                    "the originals of what was left are kept in {kept}; put back what is needed by hand"
-                ),
-                None => format!("the originals are in {dev_dir}"),
-            });
-            e
-        }
-        Err(rollback_err) => {
-            let mut e = err.with_exit(Exit::PartlyApplied);
-            e.code = "rollback_incomplete";
-            e.causes.extend(rollback_err.causes.iter().cloned());
-            e.hint = rollback_err.hint.clone();
-            e
-        }
-    };
+    e.causes.extend(notes);
     // The files first: a unit started again reads them.
-    put_units_back(target, undo, err)
+    put_units_back(target, restored.undo, e)
 }
 
 /// The exit of a run that was rolled back whole: 130 if a signal stopped it, else 4.
@@ -325,17 +290,22 @@ fn expected_matches(before: &FileState, now: &Option<(Kind, Option<Vec<u8>>)>) -
     }
 }
 
-/// Applies one file change, durably: re-checks what it expects to replace, records in
-/// `journal` what it is about to leave there, then writes atomically and syncs the folder. A
-/// folder removed whole moves into `journal`, which must have recorded it. `osctl switch`,
-/// which keeps one journal per phase open until its commit point, calls it for each of its
-/// file steps; [`apply`] batches the folders' fsyncs instead.
-pub fn apply_file(fs: &RootFs, journal: Option<&Journal>, change: &FileChange) -> Result<()> {
+/// One file change applied and made durable on its own (tests drive the journal with it).
+#[cfg(test)]
+pub(crate) fn apply_file(
+    fs: &RootFs,
+    journal: Option<&Journal>,
+    change: &FileChange,
+) -> Result<()> {
     let mut work = Work::default();
     apply_file_in(fs, journal, change, &mut work)?;
     work.flush()
 }
 
+/// Applies one file change: re-checks what it expects to replace, records in `journal` what it
+/// is about to leave there, then writes atomically; the folder it changed joins `work`'s syncs
+/// (the transaction flushes them before anything outside osctl could look). A folder removed
+/// whole moves into `journal`, which must have recorded it.
 fn apply_file_in(
     fs: &RootFs,
     journal: Option<&Journal>,

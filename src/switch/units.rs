@@ -13,7 +13,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::error::{Error, Result};
+use crate::apply::transaction::ServiceRunner;
+use crate::error::{Error, Exit, Result};
 use crate::output::Printer;
 use crate::plan::ServiceAction;
 use crate::system::services::{Ran, Services, unit_file_name};
@@ -342,6 +343,17 @@ struct LiveProbe<'u, 'a> {
     companion: Option<&'u str>,
     companion_state: Option<Sample>,
     started: Instant,
+}
+
+/// The switch's plans run their service actions through the driver, so each is logged for the
+/// report; a failed one stops the switch, which rolls back.
+impl ServiceRunner for Units<'_> {
+    fn run(&self, action: &ServiceAction) -> Result<Ran> {
+        match self.act(action)? {
+            Ok(()) => Ok(Ran::Done),
+            Err(why) => Err(Error::new(Exit::RolledBack, "service_action_failed", why)),
+        }
+    }
 }
 
 impl Probe for LiveProbe<'_, '_> {

@@ -1,18 +1,18 @@
 //! Carrying out a switch, and rolling it back before its commit point (see the module doc of
 //! [`super`]).
 //!
-//! Files: each phase (embedded files, presync, presync again on a retry) opens a journal of the
-//! originals of the paths it is the first to touch, and keeps it open until the commit point,
-//! so a crash anywhere before it lets the next run's recovery put every file back. The first
-//! journal also holds config.json and is committed last, after config.json is written: a crash
-//! between the two restores config.json too, so "config says old" and "services converge to
-//! config" stay true together.
+//! Files: the switch is one transaction of the apply engine ([`crate::apply::transaction`]).
+//! Each phase (embedded files, presync, presync again on a retry) runs its plan into it, which
+//! opens a journal of the originals of the paths that phase is the first to touch; every
+//! journal stays open until the commit point, so a crash anywhere before it lets the next run's
+//! recovery put every file back. The first journal also holds config.json and is committed
+//! last, after config.json is written: a crash between the two restores config.json too, so
+//! "config says old" and "services converge to config" stay true together.
 
 mod rollback;
 mod start;
 mod steps;
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -21,12 +21,13 @@ use super::installer::{self, Prepared};
 use super::record::{self, Phase, Record};
 use super::units::{Sample, Units, Verdict};
 use super::{Options, STOP_TRIES, embedded, plan::is_unit_file};
-use crate::apply::journal::{Journal, Touch};
-use crate::apply::{Target, apply_file};
+use crate::apply::Target;
+use crate::apply::journal::Touch;
+use crate::apply::transaction::{Stage, Transaction};
 use crate::device::{Device, config};
 use crate::error::{Error, Exit, Result};
 use crate::path::DevPath;
-use crate::plan::{Draft, Plan, ServiceAction, Step};
+use crate::plan::{Draft, Plan, ServiceAction};
 use crate::runtime::{Loc, Runtime, RuntimeId, install, runtime_lib_dir};
 use crate::system::interrupt;
 use crate::system::process::{self, Run};
@@ -133,9 +134,8 @@ struct Txn<'a> {
     /// in one `systemctl show`): a rollback leaves a unit that already ran running.
     to_before: Option<Sample>,
     record: Record,
-    journals: Vec<Journal>,
-    /// Path → index of the journal that holds its original.
-    journaled: HashMap<DevPath, usize>,
+    /// The switch's files, from its first phase to its commit point.
+    txn: Transaction<'a>,
     materialized: Vec<DevPath>,
     prepared: Option<Prepared>,
     /// Unit files changed since the last `daemon-reload`.
@@ -182,8 +182,7 @@ impl<'a> Txn<'a> {
                 started: crate::clock::now_secs(),
                 phase: Phase::Materializing,
             },
-            journals: Vec::new(),
-            journaled: HashMap::new(),
+            txn: Transaction::open(t),
             materialized: Vec::new(),
             prepared,
             need_reload: false,
@@ -308,18 +307,19 @@ impl<'a> Txn<'a> {
     /// After config.json was written: make the file changes final, then forget the record.
     fn finish(&mut self) -> Result<()> {
         // Newest first: the first journal, which holds config.json, goes last.
-        while let Some(j) = self.journals.pop() {
-            let dir = j.dev_dir().clone();
-            let cleanup = j.commit().map_err(|e| {
+        match self.txn.commit() {
+            Ok(cleanup) => cleanup.into_iter().for_each(|w| self.warn(w)),
+            Err(e) => {
+                let dir = self
+                    .txn
+                    .newest_journal()
+                    .map_or_else(String::new, |d| format!(" {d}"));
                 let mut e = e.with_exit(Exit::PartlyApplied);
                 e.message = format!(
-                    "config.json names {} now, but the journal {dir} could not be marked done: {}",
+                    "config.json names {} now, but the journal{dir} could not be marked done: {}",
                     self.to.name, e.message
                 );
-                e.hint("the next osctl run that changes the device restores that journal's files; then run `osctl switch` again")
-            })?;
-            if let Some(warning) = cleanup {
-                self.warn(warning);
+                return Err(e.hint("the next osctl run that changes the device restores that journal's files; then run `osctl switch` again"));
             }
         }
         if let Err(e) = record::remove(self.t.fs) {

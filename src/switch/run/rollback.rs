@@ -32,9 +32,9 @@ impl Txn<'_> {
                 Err(e) => problems.push(e.to_string()),
             }
         }
-        while let Some(j) = self.journals.pop() {
-            let dir = j.dev_dir().clone();
-            if let Err(e) = j.rollback(self.t.fs) {
+        let txn = std::mem::replace(&mut self.txn, Transaction::open(self.t));
+        for (dir, restored) in txn.roll_back().journals {
+            if let Err(e) = restored {
                 problems.extend(e.causes.iter().cloned());
                 kept.push(dir);
             }

@@ -25,11 +25,12 @@ impl Txn<'_> {
         // Should this run be killed from here on, the next run restores its journals, which
         // deletes the unit file osctl wrote for the new runtime; the new unit must be disabled
         // before that, while its file is still there (killed-switch-leaves-both-running).
-        if let (Some(before), Some(journal)) = (&self.to_before, self.journals.last())
+        if let Some(before) = &self.to_before
             && !before.is_enabled()
             && !before.is_running()
         {
-            journal.undo_first(&ServiceAction::DisableNow(unit.clone()))?;
+            self.txn
+                .undo_first(&ServiceAction::DisableNow(unit.clone()))?;
         }
         self.new_started = true;
         if let Err(why) = self.units.act(&ServiceAction::EnableNow(unit.clone()))? {

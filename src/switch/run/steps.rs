@@ -10,60 +10,32 @@ impl Txn<'_> {
     pub(super) fn journal(&mut self, plan: &Plan, extra: &[DevPath]) -> Result<()> {
         let mut touches: Vec<Touch> = plan.file_changes().map(Touch::of).collect();
         touches.extend(extra.iter().cloned().map(Touch::later));
-        touches.retain(|t| !self.journaled.contains_key(&t.path));
-        if touches.is_empty() {
-            return Ok(());
-        }
-        let journal = Journal::begin(self.t.fs, self.t.command, &touches)?;
-        let i = self.journals.len();
-        for t in &touches {
-            self.journaled.insert(t.path.clone(), i);
-        }
-        self.journals.push(journal);
-        Ok(())
+        self.txn.journal(touches, &[])
     }
 
-    /// Applies a plan's steps in order (files through the switch's journals).
+    /// Applies a plan's steps in order into the switch's transaction (files through its
+    /// journals, service actions through the unit driver), and makes its writes durable: what
+    /// the switch starts next reads them.
     pub(super) fn apply(&mut self, plan: &Plan) -> Result<()> {
-        for step in &plan.steps {
-            interrupt::check()?;
-            match step {
-                Step::File(change) => {
-                    self.t
-                        .out
-                        .detail(&format!("{} {}", change.kind().as_str(), change.path));
-                    let journal = self.journaled.get(&change.path).map(|&i| &self.journals[i]);
-                    apply_file(self.t.fs, journal, change)?;
-                    if is_unit_file(&change.path) {
-                        self.need_reload = true;
-                        self.touched_units = true;
-                    }
-                }
-                Step::Service(action) => {
-                    if let Err(why) = self.units.act(action)? {
-                        return Err(Error::new(Exit::RolledBack, "service_action_failed", why));
-                    }
-                }
-                Step::Command(cmd) => {
-                    if !self.t.fs.is_live() {
-                        self.status(&format!("not run (the root is not /): {}", cmd.label));
-                        continue;
-                    }
-                    let mut spec = Run::new(&cmd.argv, Duration::from_secs(cmd.timeout_secs));
-                    spec.env = &cmd.env;
-                    spec.clean_env = true;
-                    let out = process::run(&spec)?;
-                    if !out.success() {
-                        let msg = format!("{} failed ({})", cmd.label, out.describe());
-                        if !cmd.optional {
-                            return Err(Error::new(Exit::RolledBack, "command_failed", msg)
-                                .cause(out.stderr_text().trim().to_string()));
-                        }
-                        self.warn(msg);
-                    }
-                }
-            }
+        if plan.file_changes().any(|c| is_unit_file(&c.path)) {
+            self.need_reload = true;
+            self.touched_units = true;
         }
+        let (skipped, warned) = {
+            let applied = self.txn.applied();
+            (applied.skipped_offline.len(), applied.warnings.len())
+        };
+        self.txn.run(&plan.steps, self.units, Stage::BeforeCommit)?;
+        self.txn.flush()?;
+        let applied = self.txn.applied();
+        for step in &applied.skipped_offline[skipped..] {
+            self.t
+                .out
+                .status(&format!("not run (the root is not /): {step}"));
+        }
+        // Printed already, as each happened.
+        self.warnings
+            .extend(applied.warnings[warned..].iter().cloned());
         for w in &plan.warnings {
             self.warn(w.clone());
         }
