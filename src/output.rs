@@ -188,6 +188,14 @@ impl Printer {
         let _ = out.flush();
     }
 
+    /// [`Printer::report`] for a typed report (a struct of the command's fields).
+    pub fn report_of(&self, fields: &impl serde::Serialize) -> crate::error::Result<()> {
+        let fields = serde_json::to_value(fields)
+            .map_err(|e| crate::error::Error::internal(format!("the report: {e}")))?;
+        self.report(fields);
+        Ok(())
+    }
+
     /// Adds the command's own fields to the run's report. `changed` is taken as the run's
     /// `changed`; the envelope's other keys (`ok`, `schema`, ...) are the envelope's alone and
     /// are dropped here.

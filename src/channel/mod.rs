@@ -163,6 +163,17 @@ fn persist_edits(ch: Channel, c: &Creds) -> Vec<(&'static str, Option<Value>)> {
     edits
 }
 
+/// `channel add` / `channel remove`'s own `--json` fields.
+#[derive(serde::Serialize)]
+pub(crate) struct Fields<'a> {
+    /// What the command does for the channel. In a run, the document's `applied` is what the
+    /// apply engine did (files, actions) instead, as the JSON contract has always had it.
+    pub applied: &'a Applied,
+    /// `channel add`: every path the add changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paths: Option<&'a [String]>,
+}
+
 /// What `channel add` / `channel remove` did.
 #[derive(Clone, Debug, serde::Serialize)]
 pub(crate) struct Applied {

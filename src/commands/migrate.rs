@@ -2,8 +2,6 @@
 //! runtime switch makes, on demand. Logic in `persona/`; the report goes to stderr (one line per
 //! item) and, with `--json`, into the document as `report`.
 
-use serde_json::Map;
-
 use super::Ctx;
 use crate::cli::MigrateArgs;
 use crate::error::{Exit, Result};
@@ -43,10 +41,12 @@ pub(super) fn run(ctx: &Ctx, args: &MigrateArgs) -> Result<Exit> {
         ));
         ctx.out.product(&text);
     }
-    let mut extra = Map::new();
-    extra.insert(
-        "report".into(),
-        serde_json::to_value(&report).map_err(|e| crate::error::Error::internal(e.to_string()))?,
-    );
-    ctx.finish("migrate", &draft.finish(), extra)
+    ctx.finish(&draft.finish(), &Fields { report: &report })
+}
+
+/// `osctl migrate`'s own `--json` fields.
+#[derive(serde::Serialize)]
+struct Fields<'a> {
+    /// What the migration did with each persona file.
+    report: &'a persona::Report,
 }

@@ -18,7 +18,8 @@ mod switch;
 
 use std::time::Duration;
 
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::apply::lock::{DeviceLock, Holder};
 use crate::apply::{self, Target, journal};
@@ -149,29 +150,27 @@ impl Ctx {
         Ok(())
     }
 
-    /// Prints, checks or applies a plan; `extra` fields join the run's report (the `--json`
-    /// document). A preview prints the diff on stdout (`--stat`: per file counts, `--no-diff`
-    /// and `-q`: none); its summary goes to stderr.
-    pub fn finish(&self, _command: &str, plan: &Plan, extra: Map<String, Value>) -> Result<Exit> {
+    /// Prints, checks or applies a plan; the command's own `fields` join the run's report
+    /// (the `--json` document, [`PlanReport`]). A preview prints the diff on stdout (`--stat`:
+    /// per file counts, `--no-diff` and `-q`: none); its summary goes to stderr.
+    pub fn finish(&self, plan: &Plan, fields: &impl Serialize) -> Result<Exit> {
         for w in &plan.warnings {
             self.out.warn(w);
         }
-        let mut doc = Map::new();
-        doc.insert(
-            "pending".into(),
-            (!plan.is_empty() && self.previewing()).into(),
-        );
-        doc.extend(extra);
-        doc.insert("plan".into(), render::json(plan));
+        let mut report = PlanReport {
+            pending: !plan.is_empty() && self.previewing(),
+            fields,
+            plan: render::json(plan),
+            changed: false,
+            applied: None,
+        };
         if plan.is_empty() {
             self.out.status("nothing to do");
-            doc.insert("changed".into(), false.into());
-            self.out.report(Value::Object(doc));
+            self.out.report_of(&report)?;
             return Ok(Exit::Success);
         }
         if self.previewing() {
-            doc.insert("changed".into(), false.into());
-            self.out.report(Value::Object(doc));
+            self.out.report_of(&report)?;
             self.preview(plan);
             let mode = if self.check { "check" } else { "dry-run" };
             self.out
@@ -193,12 +192,9 @@ impl Ctx {
             self.out
                 .status(&format!("not run (no systemd under this root): {skipped}"));
         }
-        doc.insert("changed".into(), true.into());
-        doc.insert(
-            "applied".into(),
-            serde_json::to_value(&applied).unwrap_or(Value::Null),
-        );
-        self.out.report(Value::Object(doc));
+        report.changed = true;
+        report.applied = Some(&applied);
+        self.out.report_of(&report)?;
         if self.out.verbose > 0 {
             self.preview(plan);
         }
@@ -224,6 +220,20 @@ impl Ctx {
             }
         }
     }
+}
+
+/// The `--json` fields of a command that previews or applies one plan: whether it is pending,
+/// the command's own fields, the plan, and what applying it did. (`changed` goes to the
+/// envelope.)
+#[derive(Serialize)]
+struct PlanReport<'a, F: Serialize> {
+    pending: bool,
+    #[serde(flatten)]
+    fields: &'a F,
+    plan: Value,
+    changed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    applied: Option<&'a apply::Applied>,
 }
 
 /// What recovery did with one journal, as lines for the operator.

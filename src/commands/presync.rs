@@ -15,8 +15,6 @@
 //! migrate or onboard) plans once more without programs and applies that too: a program may
 //! have rewritten files presync owns, and the runtime should start from healed files.
 
-use serde_json::{Map, json};
-
 use super::Ctx;
 use crate::apply::journal;
 use crate::cli::PresyncArgs;
@@ -41,8 +39,8 @@ pub(super) fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
         None
     } else {
         match plan(ctx, args, true) {
-            Ok((rt, planned, report)) if planned.is_empty() => {
-                return ctx.finish("presync", &planned, extra(rt, &report));
+            Ok((planned, report)) if planned.is_empty() => {
+                return ctx.finish(&planned, &Fields::of(&report));
             }
             Ok(p) => Some(p),
             // A file changed while this plan read it (another run holds the lock and is
@@ -59,29 +57,29 @@ pub(super) fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
     // The plan made without the lock stands unless the lock restored an interrupted run. Apply
     // re-checks every file against what the plan read, so a file another run changed in
     // between stops the apply (all rolled back); that is planned again, once.
-    let (rt, planned, report) = match unlocked {
+    let (planned, report) = match unlocked {
         Some(p) if !interrupted => p,
         _ => plan(ctx, args, true)?,
     };
-    let exit = match ctx.finish("presync", &planned, extra(rt, &report)) {
+    let exit = match ctx.finish(&planned, &Fields::of(&report)) {
         Err(e) if e.code == "changed_underfoot" => {
             ctx.out.warn(&format!("{e}; planning again"));
-            let (rt, planned, report) = plan(ctx, args, true)?;
-            ctx.finish("presync", &planned, extra(rt, &report))?
+            let (planned, report) = plan(ctx, args, true)?;
+            ctx.finish(&planned, &Fields::of(&report))?
         }
         other => other?,
     };
     if ctx.fs.is_live() && !ctx.previewing() && !report.commands.is_empty() {
-        let (_, settle, report) = plan(ctx, args, false)?;
+        let (settle, report) = plan(ctx, args, false)?;
         if !settle.is_empty() {
             ctx.out.status("settling what the programs changed");
-            return ctx.finish("presync", &settle, extra(rt, &report));
+            return ctx.finish(&settle, &Fields::of(&report));
         }
     }
     Ok(exit)
 }
 
-fn plan(ctx: &Ctx, args: &PresyncArgs, commands: bool) -> Result<(RuntimeId, Plan, Report)> {
+fn plan(ctx: &Ctx, args: &PresyncArgs, commands: bool) -> Result<(Plan, Report)> {
     let device = ctx.device()?;
     let rt = device.chosen(args.runtime)?;
     let mut draft = Draft::new(&ctx.fs);
@@ -90,13 +88,23 @@ fn plan(ctx: &Ctx, args: &PresyncArgs, commands: bool) -> Result<(RuntimeId, Pla
             "nothing was written; fix the file and run `osctl presync {rt}` again (`--dry-run` shows the plan)"
         ))
     })?;
-    Ok((rt, draft.finish(), report))
+    Ok((draft.finish(), report))
 }
 
-fn extra(rt: RuntimeId, report: &Report) -> Map<String, serde_json::Value> {
-    let mut extra = Map::new();
-    extra.insert("runtime".into(), json!(rt));
-    extra.insert("llm_config_mode".into(), json!(report.llm_config_mode));
-    extra.insert("commands".into(), json!(report.commands));
-    extra
+/// `osctl presync`'s own `--json` fields.
+#[derive(serde::Serialize)]
+struct Fields<'a> {
+    runtime: RuntimeId,
+    llm_config_mode: &'a str,
+    commands: &'a [String],
+}
+
+impl<'a> Fields<'a> {
+    fn of(report: &'a Report) -> Self {
+        Fields {
+            runtime: report.runtime,
+            llm_config_mode: report.llm_config_mode,
+            commands: &report.commands,
+        }
+    }
 }

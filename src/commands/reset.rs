@@ -10,8 +10,6 @@
 use std::collections::HashSet;
 use std::io::IsTerminal;
 
-use serde_json::{Map, Value, json};
-
 use super::Ctx;
 use crate::apply::{self, Target};
 use crate::cli::ResetArgs;
@@ -34,11 +32,14 @@ pub(super) fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     let planned = reset::plan(&ctx.fs, &input)?;
     let whole = planned.combined();
     let live = ctx.fs.is_live();
-    let mut extra = Map::new();
-    extra.insert("active".into(), json!(input.active));
-    extra.insert("reboot".into(), json!(args.reboot));
-    extra.insert("deletes".into(), json!(render::totals(&whole)));
-    extra.insert("cleared".into(), cleared_json(&planned.cleared));
+    let mut fields = Fields {
+        active: input.active,
+        reboot: args.reboot,
+        deletes: render::totals(&whole),
+        cleared: planned.cleared.clone(),
+        runtime_actions: None,
+        not_removed: Vec::new(),
+    };
     if ctx.previewing() && !ctx.json && !ctx.check {
         for w in &whole.warnings {
             ctx.out.warn(w);
@@ -61,10 +62,10 @@ pub(super) fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
         return Ok(Exit::Success);
     }
     if ctx.previewing() {
-        return ctx.finish("reset", &whole, extra);
+        return ctx.finish(&whole, &fields);
     }
     let exit = if whole.is_empty() {
-        ctx.finish("reset", &whole, extra)?
+        ctx.finish(&whole, &fields)?
     } else {
         let Some(shown) = confirm(ctx, &whole, &planned.cleared, live, args.reboot)? else {
             return Ok(cancelled(ctx));
@@ -83,9 +84,9 @@ pub(super) fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
         };
         files.undo = undo;
         files.warnings.retain(|w| !shown.contains(w));
-        extra.insert("cleared".into(), cleared_json(&cleared));
-        extra.insert("runtime_actions".into(), json!(ran));
-        apply_files(ctx, files, &runtime, extra)?
+        fields.cleared = cleared;
+        fields.runtime_actions = Some(ran);
+        apply_files(ctx, files, &runtime, fields)?
     };
     if args.reboot {
         match ctx.services.run(&ServiceAction::Reboot)? {
@@ -119,22 +120,11 @@ const MAX_LEFT: usize = 16;
 /// undeletable file does not keep the owner's other data on the device: exit 5 (partly
 /// applied), naming each path left. The rollback of a try puts the unit back, so each retry
 /// stops it again first (the runtime part's service actions, which are idempotent).
-fn apply_files(
-    ctx: &Ctx,
-    mut files: Plan,
-    runtime: &Plan,
-    extra: Map<String, Value>,
-) -> Result<Exit> {
+fn apply_files(ctx: &Ctx, mut files: Plan, runtime: &Plan, mut fields: Fields) -> Result<Exit> {
     let mut left: Vec<(String, String)> = Vec::new();
     loop {
-        let mut doc = extra.clone();
-        if !left.is_empty() {
-            doc.insert(
-                "not_removed".into(),
-                json!(left.iter().map(|(p, _)| p).collect::<Vec<_>>()),
-            );
-        }
-        match ctx.finish("reset", &files, doc) {
+        fields.not_removed = left.iter().map(|(p, _)| p.clone()).collect();
+        match ctx.finish(&files, &fields) {
             Ok(exit) if left.is_empty() => return Ok(exit),
             // The rest landed: the run ends on the partly-applied error, which names each path.
             Ok(_) => return Err(not_removed(&left)),
@@ -272,13 +262,34 @@ fn units_as_they_are(ctx: &Ctx, plan: &Plan) -> Result<Vec<ServiceAction>> {
     Ok(undo)
 }
 
-/// The values a reset clears, per file (masked), for `--json`.
-fn cleared_json(cleared: &[(DevPath, Vec<String>)]) -> serde_json::Value {
-    let mut m = Map::new();
-    for (path, items) in cleared {
-        m.insert(path.to_string(), json!(items));
-    }
-    serde_json::Value::Object(m)
+/// `osctl reset`'s own `--json` fields.
+#[derive(serde::Serialize)]
+struct Fields {
+    active: crate::runtime::RuntimeId,
+    reboot: bool,
+    /// How many files and folders the reset deletes.
+    deletes: render::Totals,
+    /// The values it clears, per file (masked).
+    #[serde(serialize_with = "per_file")]
+    cleared: Vec<(DevPath, Vec<String>)>,
+    /// What the runtime part (its service actions, its own commands) did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    runtime_actions: Option<apply::Applied>,
+    /// Paths the reset went on without (exit 5).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    not_removed: Vec<String>,
+}
+
+/// `cleared` as an object: file → values, in the plan's order.
+fn per_file<S: serde::Serializer>(
+    cleared: &[(DevPath, Vec<String>)],
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_map(
+        cleared
+            .iter()
+            .map(|(path, items)| (path.to_string(), items)),
+    )
 }
 
 /// Runs the active runtime's service actions and own commands (no file changes, no journal).

@@ -2,8 +2,6 @@
 //! presync drop-ins of the runtime units that exist, on the live device or on a mounted image
 //! (`--root IMAGE`). Logic in `setup/`.
 
-use serde_json::{Map, json};
-
 use super::Ctx;
 use crate::cli::SetupArgs;
 use crate::error::{Exit, Result};
@@ -31,13 +29,5 @@ pub(super) fn run(ctx: &Ctx, _args: &SetupArgs) -> Result<Exit> {
         ));
     }
     let plan = draft.finish();
-    let mut extra = Map::new();
-    extra.insert("units".into(), json!(report.units));
-    extra.insert("drop_ins".into(), json!(report.drop_ins));
-    extra.insert(
-        "runtimes_without_unit".into(),
-        json!(report.runtimes_without_unit),
-    );
-    extra.insert("binary".into(), json!(report.binary));
-    ctx.finish("setup", &plan, extra)
+    ctx.finish(&plan, &report)
 }

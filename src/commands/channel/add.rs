@@ -1,8 +1,6 @@
 //! `osctl channel add`: gate, credentials into config.json, apply to the active runtime. A plugin
 //! installer that really runs goes first, and the files are planned on what it left.
 
-use serde_json::{Map, json};
-
 use super::AddArgs;
 use crate::apply::Target;
 use crate::channel::{self, Creds};
@@ -56,10 +54,13 @@ pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
             paths.join(", ")
         ),
     });
-    let mut extra = Map::new();
-    extra.insert("applied".into(), json!(applied));
-    extra.insert("paths".into(), json!(paths));
-    ctx.finish("channel add", &plan_now, extra)
+    ctx.finish(
+        &plan_now,
+        &channel::Fields {
+            applied: &applied,
+            paths: Some(&paths),
+        },
+    )
 }
 
 fn creds(args: &AddArgs) -> Result<Creds> {

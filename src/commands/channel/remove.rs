@@ -1,7 +1,5 @@
 //! `osctl channel remove`: credentials out of config.json and every runtime's own config.
 
-use serde_json::{Map, json};
-
 use super::RemoveArgs;
 use crate::channel;
 use crate::commands::Ctx;
@@ -16,7 +14,11 @@ pub(super) fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
     let mut draft = Draft::new(&ctx.fs);
     let applied = channel::plan_remove(&mut draft, &device, rt, ch)?;
     ctx.out.status(&format!("{ch}: {}", applied.detail));
-    let mut extra = Map::new();
-    extra.insert("applied".into(), json!(applied));
-    ctx.finish("channel remove", &draft.finish(), extra)
+    ctx.finish(
+        &draft.finish(),
+        &channel::Fields {
+            applied: &applied,
+            paths: None,
+        },
+    )
 }

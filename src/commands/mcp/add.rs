@@ -1,8 +1,8 @@
 //! `osctl mcp add`: one server into a runtime's own file (and `mcp_tools` with `--user-tool`).
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use super::{AddArgs, read_input};
+use super::{AddArgs, Fields, read_input};
 use crate::commands::Ctx;
 use crate::error::{Error, Exit, Result};
 use crate::mcp::{self, Entry, planner, tools};
@@ -53,14 +53,15 @@ pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
         ),
         _ => format!("{}: add MCP server {what} to {}", rt.name, planned.file),
     });
-    let mut extra = Map::new();
-    extra.insert("runtime".into(), json!(rt.id));
-    extra.insert("server".into(), json!(name));
-    extra.insert("file".into(), json!(planned.file));
-    extra.insert("outcome".into(), json!(planned.outcome));
-    extra.insert("entry".into(), entry.to_value());
-    extra.insert("native".into(), planned.native.unwrap_or(Value::Null));
-    ctx.finish("mcp add", &draft.finish(), extra)
+    let fields = Fields {
+        runtime: rt.id,
+        server: &name,
+        file: &planned.file,
+        outcome: planned.outcome,
+        entry: Some(entry.to_value()),
+        native: Some(planned.native.unwrap_or(Value::Null)),
+    };
+    ctx.finish(&draft.finish(), &fields)
 }
 
 /// The canonical entry the arguments describe (secrets read from files or stdin included).

@@ -81,3 +81,17 @@ pub(crate) fn read_input(path: &std::path::Path) -> Result<(String, String)> {
     })?;
     Ok((text, shown))
 }
+
+/// `osctl mcp add` / `mcp remove`'s own `--json` fields.
+#[derive(serde::Serialize)]
+pub(super) struct Fields<'a> {
+    pub(super) runtime: crate::runtime::RuntimeId,
+    pub(super) server: &'a str,
+    pub(super) file: &'a crate::path::DevPath,
+    pub(super) outcome: crate::mcp::planner::EntryChange,
+    /// `mcp add`: the entry as osctl describes it, and as the runtime's file holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) entry: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) native: Option<serde_json::Value>,
+}

@@ -1,9 +1,7 @@
 //! `osctl mcp remove`: one server out of a runtime's own file (and `mcp_tools` with
 //! `--user-tool`).
 
-use serde_json::{Map, json};
-
-use super::RemoveArgs;
+use super::{Fields, RemoveArgs};
 use crate::commands::Ctx;
 use crate::error::{Exit, Result};
 use crate::mcp::{self, planner, tools};
@@ -47,10 +45,13 @@ pub(super) fn run(ctx: &Ctx, args: &RemoveArgs) -> Result<Exit> {
         ),
         _ => format!("{}: no MCP server `{name}` in {}", rt.name, planned.file),
     });
-    let mut extra = Map::new();
-    extra.insert("runtime".into(), json!(rt.id));
-    extra.insert("server".into(), json!(name));
-    extra.insert("file".into(), json!(planned.file));
-    extra.insert("outcome".into(), json!(planned.outcome));
-    ctx.finish("mcp remove", &draft.finish(), extra)
+    let fields = Fields {
+        runtime: rt.id,
+        server: &name,
+        file: &planned.file,
+        outcome: planned.outcome,
+        entry: None,
+        native: None,
+    };
+    ctx.finish(&draft.finish(), &fields)
 }

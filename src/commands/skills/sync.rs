@@ -8,16 +8,12 @@
 
 use std::time::Duration;
 
-use serde_json::{Map, Value};
-
 use crate::cli::SkillsSyncArgs;
 use crate::commands::Ctx;
 use crate::error::{Error, Exit, Result};
 use crate::skills::prompt;
 use crate::skills::sync::{self, PARTLY_APPLIED, SyncOptions, SyncReport};
 use crate::system::http::{Http, HttpOptions};
-
-const NAME: &str = "skills sync";
 
 pub(super) fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
     let device = ctx.device()?;
@@ -36,11 +32,7 @@ pub(super) fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
     let (plan, report) = sync::land(&ctx.fs, &device, fetched, &opts)?;
     say(ctx, &report, opts.preview);
     let failure = outcome(&report);
-    let extra = match serde_json::to_value(&report) {
-        Ok(Value::Object(m)) => m,
-        _ => Map::new(),
-    };
-    let exit = match ctx.finish(NAME, &plan, extra) {
+    let exit = match ctx.finish(&plan, &report) {
         Ok(exit) => exit,
         // The skills swapped in stay; the plan after them (state, prunes, hooks) rolled back.
         Err(e) if !report.swapped.is_empty() => return Err(sync::partly(e, &report.swapped)),
