@@ -4,14 +4,15 @@
 //! config.json; `switch/converge.rs`). A preview shows each step's diff on the state the steps
 //! before it leave.
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use super::Ctx;
 use crate::apply::Target;
 use crate::cli::ReconcileArgs;
 use crate::error::{Error, Exit, Result};
 use crate::plan::{Draft, Plan, render};
-use crate::reconcile::{self, StepName};
+use crate::reconcile::{self, StepLine, StepName};
+use crate::runtime::RuntimeId;
 
 pub(super) fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
     let lock = ctx.lock()?;
@@ -96,11 +97,10 @@ fn report(
         } else {
             ctx.out.status(&r.line());
         }
-        let mut v = json!(r);
-        if let (Value::Object(m), Some(o)) = (&mut v, outcome) {
-            m.insert("outcome".into(), json!(o));
-        }
-        steps.push(v);
+        steps.push(StepLine {
+            report: r,
+            outcome: *outcome,
+        });
         if outcome.is_none_or(|o| o == reconcile::StepOutcome::Applied) {
             all.steps.extend(plan.steps.iter().cloned());
         }
@@ -130,15 +130,26 @@ fn report(
         None if ctx.check && changed => Exit::Pending,
         None => Exit::Success,
     };
-    let mut doc = Map::new();
-    doc.insert("changed".into(), (changed && !previewing).into());
-    doc.insert("pending".into(), (changed && previewing).into());
-    doc.insert("active".into(), json!(device.active().ok()));
-    doc.insert("steps".into(), Value::Array(steps));
-    doc.insert("plan".into(), render::json(&all));
-    ctx.out.report(Value::Object(doc));
+    ctx.out.report_of(&Report {
+        changed: changed && !previewing,
+        pending: changed && previewing,
+        active: device.active().ok(),
+        steps,
+        plan: render::json(&all),
+    })?;
     if let Some(e) = &failure {
         ctx.out.error(e);
     }
     Ok(exit)
+}
+
+/// `osctl reconcile`'s `--json` fields.
+#[derive(serde::Serialize)]
+struct Report<'a> {
+    changed: bool,
+    pending: bool,
+    active: Option<RuntimeId>,
+    steps: Vec<StepLine<'a>>,
+    /// Every step's plan together (in a run, of the steps applied).
+    plan: Value,
 }

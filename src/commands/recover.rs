@@ -6,8 +6,6 @@
 //! are restored, its services are brought in line with config.json, as `osctl reconcile` and the
 //! next `osctl switch` do, so a recovered device is never left with no runtime running.
 
-use serde_json::json;
-
 use super::{Ctx, recovered_lines};
 use crate::apply::Target;
 use crate::apply::journal;
@@ -51,11 +49,11 @@ pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
         }
         let anything = !pending.is_empty() || interrupted_switch.is_some();
         if ctx.json {
-            ctx.out.report(json!({
-                "pending": anything,
-                "journals": pending,
-                "interrupted_switch": interrupted_switch,
-            }));
+            ctx.out.report_of(&Preview {
+                pending: anything,
+                journals: &pending,
+                interrupted_switch: interrupted_switch.as_ref(),
+            })?;
         }
         if !anything {
             ctx.out.status("nothing to do");
@@ -119,14 +117,31 @@ pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
         None => None,
     };
     if ctx.json {
-        ctx.out.report(json!({
-            "changed": !recovered.is_empty() || converged.as_ref().is_some_and(|c| !c.actions.is_empty()),
-            "recovered": recovered,
-            "switch": converged,
-        }));
+        ctx.out.report_of(&Run {
+            changed: !recovered.is_empty()
+                || converged.as_ref().is_some_and(|c| !c.actions.is_empty()),
+            recovered: &recovered,
+            switch: converged.as_ref(),
+        })?;
     }
     if recovered.is_empty() && converged.is_none() {
         ctx.out.status("nothing to do");
     }
     Ok(Exit::Success)
+}
+
+/// `osctl recover --dry-run`'s `--json` fields: what a run would restore.
+#[derive(serde::Serialize)]
+struct Preview<'a> {
+    pending: bool,
+    journals: &'a [journal::Pending],
+    interrupted_switch: Option<&'a record::Record>,
+}
+
+/// `osctl recover`'s `--json` fields: what it restored, and the switch it converged.
+#[derive(serde::Serialize)]
+struct Run<'a> {
+    changed: bool,
+    recovered: &'a [journal::Recovered],
+    switch: Option<&'a converge::Converged>,
 }

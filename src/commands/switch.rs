@@ -4,16 +4,17 @@
 //! happen (`starting`, then `success` or `failure`), like the device's MQTT acks, go to the
 //! opt-in `--events` stream as JSON lines, never to stdout.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::Ctx;
 use crate::apply::Target;
 use crate::cli::SwitchArgs;
 use crate::error::{Exit, Result};
-use crate::reconcile::{StepOutcome, StepRun};
+use crate::reconcile::{StepLine, StepOutcome, StepRun};
 use crate::runtime::RuntimeId;
 use crate::switch::installer::{Choice, MAX_INSTALLER_BYTES, Source};
-use crate::switch::run::Failure;
+use crate::switch::run::{Failure, Landed};
 use crate::switch::{Done, Options, perform, record, render};
 use crate::system::http::{Http, HttpOptions};
 
@@ -26,8 +27,11 @@ pub(super) fn run(ctx: &Ctx, args: &SwitchArgs) -> Result<Exit> {
         Ok(exit) => return Ok(exit),
         Err(f) => f,
     };
-    ctx.out
-        .report(json!({"phase": "failure", "rolled_back": f.rolled_back, "actions": f.actions}));
+    ctx.out.report_of(&Report::Failure {
+        phase: "failure",
+        rolled_back: f.rolled_back,
+        actions: &f.actions,
+    })?;
     if !ctx.previewing() {
         let e = &f.error;
         let fields = json!({"phase": "failure", "ok": false, "exit_code": e.exit.code(),
@@ -50,14 +54,20 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
         command: &ctx.command_line,
     };
     let fetch = |url: &str| fetch(args, url);
-    let (phase, body, exit) = match perform(&t, &ctx.device()?, &opts, ctx.previewing(), &fetch)? {
+    let (report, exit) = match perform(&t, &ctx.device()?, &opts, ctx.previewing(), &fetch)? {
         Done::AlreadyActive(rt) => {
             ctx.out.status(&format!(
                 "{rt} is already the active runtime: nothing to do"
             ));
             let phase = if ctx.previewing() { "plan" } else { "success" };
-            let body = json!({"from": rt, "to": rt, "changed": false, "pending": false});
-            (phase, body, Exit::Success)
+            let report = Report::AlreadyActive {
+                phase,
+                from: rt,
+                to: rt,
+                changed: false,
+                pending: false,
+            };
+            (report, Exit::Success)
         }
         Done::Planned(p) => {
             if !ctx.out.quiet && !ctx.no_diff {
@@ -76,39 +86,103 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
             } else {
                 Exit::Success
             };
-            (
-                "plan",
-                merge(json!({"pending": true}), render::json(&p, &opts)),
-                exit,
-            )
+            let report = Report::Planned {
+                phase: "plan",
+                pending: true,
+                plan: render::json(&p, &opts),
+            };
+            (report, exit)
         }
-        Done::Switched(outcome, ran, failure) => {
-            let body = merge(json!({"changed": true}), json!(outcome));
-            let body = merge(body, json!({"reconcile": reports(&ran)}));
-            return finished(ctx, body, failure);
+        Done::Switched(landed, ran, failure) => {
+            let report = Report::Switched {
+                phase: "success",
+                changed: true,
+                landed: &landed,
+                reconcile: lines(&ran),
+            };
+            return finished(ctx, &report, failure);
         }
         Done::Finished(rt, ran, failure) => {
-            let body = json!({"from": rt, "to": rt, "changed": ran.iter().any(landed),
-                              "finished": true, "reconcile": reports(&ran)});
-            return finished(ctx, body, failure);
+            let report = Report::Finished {
+                phase: "success",
+                from: rt,
+                to: rt,
+                changed: ran.iter().any(applied),
+                finished: true,
+                reconcile: lines(&ran),
+            };
+            return finished(ctx, &report, failure);
         }
     };
-    ctx.out.report(merge(json!({"phase": phase}), body));
-    if phase == "success" {
+    ctx.out.report_of(&report)?;
+    if matches!(
+        report,
+        Report::AlreadyActive {
+            phase: "success",
+            ..
+        }
+    ) {
         let fields = json!({"phase": "success", "ok": true, "exit_code": exit.code()});
         ctx.out.event("switch", "phase", fields);
     }
     Ok(exit)
 }
 
-fn landed(r: &StepRun) -> bool {
+/// `osctl switch`'s `--json` fields, one shape per end (`phase`: `plan`, `success`, `failure`).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Report<'a> {
+    /// The runtime is already the active one.
+    AlreadyActive {
+        phase: &'static str,
+        from: RuntimeId,
+        to: RuntimeId,
+        changed: bool,
+        pending: bool,
+    },
+    /// `--dry-run` / `--check`: what the switch would do.
+    Planned {
+        phase: &'static str,
+        pending: bool,
+        #[serde(flatten)]
+        plan: Value,
+    },
+    /// The switch reached its commit point.
+    Switched {
+        phase: &'static str,
+        changed: bool,
+        #[serde(flatten)]
+        landed: &'a Landed,
+        reconcile: Vec<StepLine<'a>>,
+    },
+    /// The runtime was active already; its lagging reconcile steps ran.
+    Finished {
+        phase: &'static str,
+        from: RuntimeId,
+        to: RuntimeId,
+        changed: bool,
+        finished: bool,
+        reconcile: Vec<StepLine<'a>>,
+    },
+    /// The switch failed before its commit point.
+    Failure {
+        phase: &'static str,
+        rolled_back: bool,
+        actions: &'a [String],
+    },
+}
+
+fn applied(r: &StepRun) -> bool {
     r.outcome == StepOutcome::Applied
 }
 
 /// The reconcile steps of a run for its `success` report: each report with what became of it.
-fn reports(ran: &[StepRun]) -> Vec<Value> {
+fn lines(ran: &[StepRun]) -> Vec<StepLine<'_>> {
     ran.iter()
-        .map(|r| merge(json!(r.report), json!({"outcome": r.outcome})))
+        .map(|r| StepLine {
+            report: &r.report,
+            outcome: Some(r.outcome),
+        })
         .collect()
 }
 
@@ -116,25 +190,17 @@ fn reports(ran: &[StepRun]) -> Vec<Value> {
 /// reconcile step's error (its exit) when one failed (the switch stands).
 fn finished(
     ctx: &Ctx,
-    body: Value,
+    report: &Report<'_>,
     failure: Option<crate::error::Error>,
 ) -> std::result::Result<Exit, Failure> {
     let exit = failure.as_ref().map_or(Exit::Success, |e| e.exit);
-    ctx.out.report(merge(json!({"phase": "success"}), body));
+    ctx.out.report_of(report)?;
     if let Some(e) = &failure {
         ctx.out.error(e);
     }
     let fields = json!({"phase": "success", "ok": failure.is_none(), "exit_code": exit.code()});
     ctx.out.event("switch", "phase", fields);
     Ok(exit)
-}
-
-/// `a` with `b`'s fields added after its own.
-fn merge(mut a: Value, b: Value) -> Value {
-    if let (Value::Object(a), Value::Object(b)) = (&mut a, b) {
-        a.extend(b);
-    }
-    a
 }
 
 /// The command line as [`Options`] (bad input: exit 1, before anything).

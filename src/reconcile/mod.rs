@@ -115,6 +115,16 @@ impl Status {
     }
 }
 
+/// A step as the `--json` documents of `reconcile` and `switch` list it: its report, and what
+/// became of it (none in a preview).
+#[derive(serde::Serialize)]
+pub(crate) struct StepLine<'a> {
+    #[serde(flatten)]
+    pub(crate) report: &'a StepReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) outcome: Option<StepOutcome>,
+}
+
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct StepReport {
     pub step: StepName,

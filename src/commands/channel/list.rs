@@ -1,7 +1,7 @@
 //! `osctl channel list`: configured channels, what a runtime (the active one by default) can
 //! run, who runs them, and which of them `channel add` sets up. Read-only.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::ListArgs;
 use crate::channel::{self, Owner};
@@ -19,26 +19,29 @@ pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
         .copied()
         .filter(|c| !spec.supports(*c))
         .collect();
-    let rows: Vec<Value> = configured
-        .iter()
-        .map(|&c| {
-            json!({
-                "channel": c,
-                "supported": spec.supports(c),
-                "run_by": spec.supports(c).then(|| channel::owner(rt, c)),
-            })
-        })
-        .collect();
     if ctx.json {
-        ctx.out.report(json!({
-            "runtime": rt,
-            "configured": rows,
-            "supported": spec.channels,
-            "addable": spec.channels.iter().filter(|c| channel::addable(**c)).collect::<Vec<_>>(),
-            "unsupported": unsupported,
-            "channels_applied_runtime": device.config.opt("channels_applied_runtime"),
-            "channels_unsupported": device.config.str_list("channels_unsupported"),
-        }));
+        let configured = configured
+            .iter()
+            .map(|&c| Configured {
+                channel: c,
+                supported: spec.supports(c),
+                run_by: spec.supports(c).then(|| channel::owner(rt, c)),
+            })
+            .collect();
+        ctx.out.report_of(&Listing {
+            runtime: rt,
+            configured,
+            supported: spec.channels,
+            addable: spec
+                .channels
+                .iter()
+                .copied()
+                .filter(|c| channel::addable(*c))
+                .collect(),
+            unsupported: &unsupported,
+            channels_applied_runtime: device.config.opt("channels_applied_runtime"),
+            channels_unsupported: device.config.str_list("channels_unsupported"),
+        })?;
         return Ok(Exit::Success);
     }
     let mut text = match args.runtime {
@@ -73,4 +76,27 @@ pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
     ));
     ctx.out.product(&text);
     Ok(Exit::Success)
+}
+
+/// `osctl channel list`'s `--json` fields.
+#[derive(Serialize)]
+struct Listing<'a> {
+    runtime: crate::runtime::RuntimeId,
+    configured: Vec<Configured>,
+    /// The channels the runtime can run, and those of them `channel add` sets up.
+    supported: &'a [Channel],
+    addable: Vec<Channel>,
+    /// Configured channels the runtime cannot run.
+    unsupported: &'a [Channel],
+    /// What the last channel apply recorded in config.json.
+    channels_applied_runtime: Option<&'a str>,
+    channels_unsupported: Vec<String>,
+}
+
+/// A configured channel: whether the runtime runs it, and who does.
+#[derive(Serialize)]
+struct Configured {
+    channel: Channel,
+    supported: bool,
+    run_by: Option<Owner>,
 }

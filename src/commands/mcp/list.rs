@@ -1,6 +1,7 @@
 //! `osctl mcp list`: a runtime's MCP servers, read from its own file. Read-only.
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::ListArgs;
 use crate::commands::Ctx;
@@ -13,22 +14,29 @@ pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
     let rt = device.chosen(args.runtime)?.spec();
     let servers = reader::read(&Draft::new(&ctx.fs), &device.layout, rt)?;
     if ctx.json {
-        let list: Vec<Value> = servers
+        let list = servers
             .servers
             .iter()
             .map(|s| match &s.read {
-                Ok(r) => json!({
-                    "name": s.name,
-                    "transport": r.entry.transport(),
-                    "enabled": r.entry.enabled,
-                    "entry": r.entry.to_value(),
-                    "not_carried": r.dropped,
-                }),
-                Err(why) => json!({"name": s.name, "error": why}),
+                Ok(r) => Line::Read {
+                    name: &s.name,
+                    transport: r.entry.transport(),
+                    enabled: r.entry.enabled,
+                    entry: r.entry.to_value(),
+                    not_carried: &r.dropped,
+                },
+                Err(why) => Line::Unreadable {
+                    name: &s.name,
+                    error: why,
+                },
             })
             .collect();
-        ctx.out.report(json!({"runtime": rt.id, "file": servers.file, "exists": servers.exists, "servers": list}),
-        );
+        ctx.out.report_of(&Listing {
+            runtime: rt.id,
+            file: &servers.file,
+            exists: servers.exists,
+            servers: list,
+        })?;
         return Ok(Exit::Success);
     }
     let mut rows = vec![["name", "transport", "command / url", "env / headers"].map(String::from)];
@@ -82,4 +90,31 @@ fn table(rows: &[[String; 4]]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// `osctl mcp list`'s `--json` fields.
+#[derive(Serialize)]
+struct Listing<'a> {
+    runtime: crate::runtime::RuntimeId,
+    file: &'a crate::path::DevPath,
+    exists: bool,
+    servers: Vec<Line<'a>>,
+}
+
+/// One server of the file: its canonical entry, or why the native entry is not one.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Line<'a> {
+    Read {
+        name: &'a str,
+        transport: &'static str,
+        enabled: bool,
+        entry: Value,
+        /// Keys of the native entry the canonical entry leaves out.
+        not_carried: &'a [String],
+    },
+    Unreadable {
+        name: &'a str,
+        error: &'a str,
+    },
 }

@@ -1,7 +1,5 @@
 //! `osctl skills list`: the runtime's skills, read-only (logic in `skills::list`).
 
-use serde_json::json;
-
 use crate::commands::Ctx;
 use crate::error::{Exit, Result};
 use crate::runtime::RuntimeId;
@@ -12,7 +10,10 @@ pub(super) fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
     let rt = device.chosen(runtime)?;
     let rows = list::rows(&ctx.fs, &device, rt)?;
     if ctx.json {
-        ctx.out.report(json!({"runtime": rt, "skills": rows}));
+        ctx.out.report_of(&Listing {
+            runtime: rt,
+            skills: &rows,
+        })?;
     } else {
         ctx.out.product(&table(&rows));
     }
@@ -70,4 +71,11 @@ pub(super) fn table(rows: &[Row]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// `osctl skills list`'s `--json` fields.
+#[derive(serde::Serialize)]
+struct Listing<'a> {
+    runtime: RuntimeId,
+    skills: &'a [Row],
 }
