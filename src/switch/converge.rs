@@ -44,8 +44,17 @@ pub(crate) struct Converged {
 /// was not started: the record holds no `from_was`). Its services are then as they were before
 /// it, and once its files are back they are left so: converging them to config.json would start
 /// a runtime that need not have run (config.json may name another runtime than the one running).
+/// A record of an older osctl (schema 1) held no `from_was` after an installer either, which
+/// may have stopped the old unit: it counts as untouched only while osctl was writing its files.
 pub(crate) fn untouched(rec: &Record) -> bool {
-    rec.from_was.is_none() && matches!(rec.phase, Phase::Materializing | Phase::Presync)
+    if rec.from_was.is_some() {
+        return false;
+    }
+    match rec.phase {
+        Phase::Materializing => true,
+        Phase::Presync => rec.schema >= record::SCHEMA,
+        _ => false,
+    }
 }
 
 /// Converges the services after the interrupted switch `rec`. The caller holds the lock.
@@ -216,4 +225,54 @@ pub(crate) fn if_interrupted(t: &Target<'_>, device: &Device) -> Result<Option<C
         ));
     }
     Ok(Some(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::switch::record::Was;
+
+    fn record(schema: u32, phase: Phase, from_was: Option<Was>) -> Record {
+        Record {
+            schema,
+            from: RuntimeId::Openclaw,
+            to: RuntimeId::Hermes,
+            from_unit: "openclaw".into(),
+            to_unit: "hermes-gateway".into(),
+            pid: 1,
+            started: 0,
+            phase,
+            from_was,
+        }
+    }
+
+    /// A record without the old unit's state means "no unit touched" only where that is so:
+    /// for this osctl up to presync (it records the state before an installer), for an older
+    /// one (schema 1) only while it wrote its files, since its installer ran before presync
+    /// without recording anything.
+    #[test]
+    fn untouched_depends_on_the_phase_and_on_which_osctl_wrote_the_record() {
+        let was = Some(Was {
+            running: true,
+            enabled: true,
+        });
+        let cases = [
+            (record::SCHEMA, Phase::Materializing, None, true),
+            (record::SCHEMA, Phase::Presync, None, true),
+            (record::SCHEMA, Phase::Installing, None, false),
+            (record::SCHEMA, Phase::Starting, None, false),
+            (record::SCHEMA, Phase::Presync, was, false),
+            (1, Phase::Materializing, None, true),
+            (1, Phase::Presync, None, false),
+            (1, Phase::Installing, None, false),
+        ];
+        for (schema, phase, from_was, want) in cases {
+            let rec = record(schema, phase, from_was);
+            assert_eq!(
+                untouched(&rec),
+                want,
+                "schema {schema}, {phase:?}, {from_was:?}"
+            );
+        }
+    }
 }

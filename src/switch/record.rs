@@ -53,6 +53,11 @@ impl Phase {
     }
 }
 
+/// The record's schema: 2 since the old unit's state (`from_was`) is recorded before an
+/// installer runs too (an installer may stop the old unit); 1, written by older osctl, recorded
+/// it only right before the new unit started.
+pub(crate) const SCHEMA: u32 = 2;
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Record {
     pub schema: u32,

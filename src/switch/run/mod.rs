@@ -173,7 +173,7 @@ impl<'a> Txn<'a> {
             to_before: None,
             record: Record {
                 from_was: None,
-                schema: 1,
+                schema: record::SCHEMA,
                 from,
                 to: opts.to,
                 from_unit,
