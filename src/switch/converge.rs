@@ -62,36 +62,27 @@ pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<C
     let units = Units::new(t.services, t.out);
     let runtime = device.active()?;
     let keep = install::unit_name(t.fs, runtime.spec())?;
-    let mut problems = Vec::new();
+    let mut done = Converged {
+        record: rec.clone(),
+        runtime,
+        actions: Vec::new(),
+        problems: Vec::new(),
+        notes: Vec::new(),
+        left_stopped: false,
+        untouched: false,
+    };
     if t.services.is_offline() {
-        problems.push("there is no systemd under this root".to_string());
-        return Ok(Converged {
-            record: rec,
-            runtime,
-            actions: Vec::new(),
-            problems,
-            notes: Vec::new(),
-            left_stopped: false,
-            untouched: false,
-        });
+        done.problems
+            .push("there is no systemd under this root".to_string());
+        return done.close(t, &units);
     }
     // Unit files may just have been restored from the journal.
     if let Err(why) = units.act(&ServiceAction::DaemonReload)? {
-        problems.push(why);
+        done.problems.push(why);
     }
     if untouched(&rec) {
-        if problems.is_empty() {
-            record::remove(t.fs)?;
-        }
-        return Ok(Converged {
-            record: rec,
-            runtime,
-            actions: units.actions(),
-            problems,
-            notes: Vec::new(),
-            left_stopped: false,
-            untouched: true,
-        });
+        done.untouched = true;
+        return done.close(t, &units);
     }
     let mut others = vec![rec.from_unit.clone(), rec.to_unit.clone()];
     others.dedup();
@@ -112,70 +103,64 @@ pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<C
             Ok(())
         };
         if let Err(why) = stopped {
-            problems.push(format!("{unit}.service did not stop: {why}"));
+            done.problems
+                .push(format!("{unit}.service did not stop: {why}"));
         }
     }
     let s = units.sample(&keep)?;
-    let mut notes = Vec::new();
     if !s.exists() {
         // Nothing to start, as before the switch began: that is the state config.json asks
         // for, and no retry could change it (a kept record would be retried at every boot and
         // keep `status` reporting an interrupted switch for good).
-        notes.push(format!(
+        done.notes.push(format!(
             "{keep}.service, the unit of {runtime} (config.json), does not exist: nothing to start"
         ));
-    } else {
-        if s.active == "failed" {
-            let _ = units.act(&ServiceAction::ResetFailed(keep.clone()))?;
-        }
-        // Back to the old runtime: give its unit the state it had before the switch (it need
-        // not have run: config.json may name a runtime other than the one that ran).
-        let bring = match rec.from_was {
-            Some(was) if keep == rec.from_unit => match (was.running, was.enabled) {
-                (true, true) => Some(ServiceAction::EnableNow(keep.clone())),
-                (true, false) => Some(ServiceAction::Start(keep.clone())),
-                (false, true) if !s.is_enabled() => Some(ServiceAction::Enable(keep.clone())),
-                (false, _) => None,
-            },
-            _ => Some(ServiceAction::EnableNow(keep.clone())),
-        };
-        let Some(bring) = bring else {
-            if problems.is_empty() {
-                record::remove(t.fs)?;
-            }
-            return Ok(Converged {
-                record: rec,
-                runtime,
-                actions: units.actions(),
-                problems,
-                notes,
-                left_stopped: true,
-                untouched: false,
-            });
-        };
-        let starts = !matches!(bring, ServiceAction::Enable(_));
-        match units.act(&bring)? {
-            Ok(()) if !starts => {}
-            Err(why) => problems.push(format!("{keep}.service did not start: {why}")),
-            Ok(()) => {
-                if let Verdict::Failed { why, .. } = units.settle(&keep, Duration::ZERO)? {
-                    problems.push(format!("{keep}.service did not start: {why}"));
-                }
+        return done.close(t, &units);
+    }
+    if s.active == "failed" {
+        let _ = units.act(&ServiceAction::ResetFailed(keep.clone()))?;
+    }
+    // Back to the old runtime: give its unit the state it had before the switch (it need not
+    // have run: config.json may name a runtime other than the one that ran).
+    let bring = match rec.from_was {
+        Some(was) if keep == rec.from_unit => match (was.running, was.enabled) {
+            (true, true) => Some(ServiceAction::EnableNow(keep.clone())),
+            (true, false) => Some(ServiceAction::Start(keep.clone())),
+            (false, true) if !s.is_enabled() => Some(ServiceAction::Enable(keep.clone())),
+            (false, _) => None,
+        },
+        _ => Some(ServiceAction::EnableNow(keep.clone())),
+    };
+    let Some(bring) = bring else {
+        done.left_stopped = true;
+        return done.close(t, &units);
+    };
+    let starts = !matches!(bring, ServiceAction::Enable(_));
+    match units.act(&bring)? {
+        Ok(()) if !starts => {}
+        Err(why) => done
+            .problems
+            .push(format!("{keep}.service did not start: {why}")),
+        Ok(()) => {
+            if let Verdict::Failed { why, .. } = units.settle(&keep, Duration::ZERO)? {
+                done.problems
+                    .push(format!("{keep}.service did not start: {why}"));
             }
         }
     }
-    if problems.is_empty() {
-        record::remove(t.fs)?;
+    done.close(t, &units)
+}
+
+impl Converged {
+    /// The end of a convergence: the actions it ran, and the record removed once nothing is
+    /// left to retry.
+    fn close(mut self, t: &Target<'_>, units: &Units<'_>) -> Result<Self> {
+        self.actions = units.actions();
+        if self.problems.is_empty() {
+            record::remove(t.fs)?;
+        }
+        Ok(self)
     }
-    Ok(Converged {
-        record: rec,
-        runtime,
-        actions: units.actions(),
-        problems,
-        notes,
-        left_stopped: false,
-        untouched: false,
-    })
 }
 
 /// When an interrupted switch is recorded: converges (under the held lock) and reports it on
