@@ -17,13 +17,16 @@ limit. Every destination's USER.md holds two different `**Name:**` bullets.
 
 import json
 import shutil
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+import runtimes  # noqa: E402  (tests/runtimes.py: the registry, asked of osctl)
 
 HERE = Path(__file__).resolve().parent
 RECONCILE = HERE.parent / "reconcile-persona"
 NOW = "1767225600"  # 2026-01-01T00:00:00Z: OSCTL_TEST_NOW fixes backup names and history times
 
-RUNTIMES = ["openclaw", "hermes", "picoclaw", "codex", "claudecode", "opencode"]
 BRAND = {
     "openclaw": "OpenClaw",
     "hermes": "Hermes",
@@ -33,6 +36,9 @@ BRAND = {
     "opencode": "OpenCode",
 }
 WORKSPACE = {
+    # hermes keeps SOUL.md at the top of its home and MEMORY/USER under memories/: its trees
+    # are written by hand below.
+    "hermes": "root/.hermes",
     "openclaw": "root/.openclaw/workspace",
     "picoclaw": "root/.picoclaw/workspace",
     "codex": "root/.codex/workspace",
@@ -286,8 +292,11 @@ def pair_tree(frm, to):
 
 
 def main():
-    for frm in RUNTIMES:
-        for to in RUNTIMES:
+    registered = runtimes.names()
+    for table, what in [(BRAND, "BRAND"), (WORKSPACE, "WORKSPACE")]:
+        runtimes.check_covers(table, what, registered)
+    for frm in registered:
+        for to in registered:
             if frm != to:
                 write_case(HERE / f"{frm}-to-{to}", migrate(frm, to), pair_tree(frm, to))
 

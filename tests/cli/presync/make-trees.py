@@ -19,6 +19,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../.."))
+import runtimes  # noqa: E402  (tests/runtimes.py: the registry, asked of osctl)
+
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
 HERE = os.path.join(REPO, "tests/cli/presync")
 OSCTL = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(REPO, "target/x86_64-unknown-linux-gnu/debug/osctl")
@@ -91,6 +94,7 @@ def make_case(rt, mode):
 
 
 def main():
+    runtimes.check_covers(NATIVE, "NATIVE", runtimes.names(OSCTL))
     for rt in NATIVE:
         for mode in MODES:
             make_case(rt, mode)
