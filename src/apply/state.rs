@@ -35,9 +35,12 @@ pub(crate) fn append(fs: &RootFs, path: &DevPath, bytes: &[u8]) -> Result<()> {
         .map_err(|e| Error::io("write", path, &e))
 }
 
-/// Removes `path` durably (a link as a link); a missing file is fine.
+/// Removes `path` durably (a link as a link); a missing file is fine. A write of it killed
+/// between its link and its rename left `.<name>.osctl-tmp` beside it: that goes too, as the
+/// record it was to become is no longer wanted.
 pub(crate) fn remove(fs: &RootFs, path: &DevPath) -> Result<()> {
     let host = fs.host_nofollow(path)?;
+    atomic::remove_file(&atomic::temp_path(&host)).map_err(|e| Error::io("remove", path, &e))?;
     atomic::remove_file(&host).map_err(|e| Error::io("remove", path, &e))
 }
 
@@ -62,8 +65,19 @@ mod tests {
             std::fs::read_to_string(dir.path().join("var/log/osctl/install.log")).unwrap(),
             "one\ntwo\n"
         );
+        // A write killed between its link and its rename left the temporary name.
+        std::fs::write(
+            dir.path().join("var/lib/osctl/.switch.json.osctl-tmp"),
+            b"{}\n",
+        )
+        .unwrap();
         remove(&fs, &rec).unwrap();
         remove(&fs, &rec).unwrap();
         assert!(!dir.path().join("var/lib/osctl/switch.json").exists());
+        assert!(
+            !dir.path()
+                .join("var/lib/osctl/.switch.json.osctl-tmp")
+                .exists()
+        );
     }
 }

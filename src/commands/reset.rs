@@ -20,8 +20,28 @@ use crate::reset::{self, Input, render};
 use crate::system::services::Ran;
 
 pub(super) fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
-    let _lock = ctx.lock()?;
-    let device = reset::load_device(&ctx.fs, &ctx.env)?;
+    let lock = ctx.lock()?;
+    let mut device = reset::load_device(&ctx.fs, &ctx.env)?;
+    // A switch killed before its commit point left its record (the lock has restored its
+    // files). Its services are brought in line with config.json first, as `osctl reconcile`
+    // does: the reset then stops the runtime that actually runs, and leaves no record of a
+    // switch it made moot for a later run to act on.
+    if lock.is_some() {
+        let t = Target {
+            fs: &ctx.fs,
+            services: &ctx.services,
+            out: &ctx.out,
+            command: &ctx.command_line,
+        };
+        if crate::switch::converge::if_interrupted(&t, &device)?.is_some() {
+            device = reset::load_device(&ctx.fs, &ctx.env)?;
+        }
+    } else if let Some(r) = crate::switch::record::read(&ctx.fs)? {
+        ctx.out.warn(&format!(
+            "a switch from {} to {} was interrupted; the reset first brings the services in line with config.json",
+            r.from, r.to
+        ));
+    }
     let mounts = crate::system::mounts::read()?;
     let input = Input {
         device: &device,

@@ -72,20 +72,6 @@ pub struct Known {
 /// still finds the violation).
 pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
     Known {
-        id: "failed-switch-drops-a-stale-switch-record",
-        defect: "a switch that converges an earlier interrupted switch (removing its record) and then \
-                 fails and rolls back its own change reports exit 4, yet the record's removal stands \
-                 (tests/lifecycle_support/FOUND.md)",
-        matches: |v| {
-            v.invariant == "all-or-nothing"
-                && v.op.starts_with("switch ")
-                && v.detail
-                    .contains("missing: [\"var/lib/osctl/switch.json\"]")
-                && v.detail.contains("unexpected: []")
-                && v.detail.contains("differ: []")
-        },
-    },
-    Known {
         id: "killed-boot-then-switch-diverges",
         defect: "a boot killed at a reconcile step's try-restart, then a switch: the persona history \
                  and the carried files end in neither the killed nor the uninterrupted state \
@@ -94,18 +80,6 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
             v.invariant == "crash"
                 && v.context
                     .starts_with("osctl reconcile killed at kill-on:try-restart, then `switch ")
-        },
-    },
-    Known {
-        id: "killed-reset-then-mcp-add-is-not-listed",
-        defect: "a reset killed midway, then `mcp add` into picoclaw: the runtime does not list the \
-                 server just added (tests/lifecycle_support/FOUND.md)",
-        matches: |v| {
-            v.invariant == "model"
-                && v.op.starts_with("crash ")
-                && v.op.contains("| reset |")
-                && v.context.ends_with("MCP servers")
-                && v.detail.contains("no longer lists")
         },
     },
     Known {
@@ -1301,7 +1275,7 @@ impl<'a> Life<'a> {
         let completed = visible(&after_kill) == visible(&ran) && visible(&ran) != visible(&before);
         // The next command, on the killed device and on both references.
         let next_args = self.invocations(next);
-        let active_now = self.dev.config_runtime().or(self.model.active.clone());
+        let active_now = self.resolved_runtime();
         for d in [&self.dev, &b, &r] {
             d.before_op(next, active_now.as_deref());
         }
@@ -1427,6 +1401,22 @@ impl<'a> Life<'a> {
             // one after it: the model must forget the edits of the runtime it reset).
             self.model_after(next, active_now.as_deref());
         }
+    }
+
+    /// The runtime the next command resolves, as osctl resolves it (`status`): config.json's,
+    /// else the image default, which is what a reset leaves. With a journal pending the next
+    /// command restores it first, so config.json as the killed run left it says little: the
+    /// model's runtime stands unless config.json names one.
+    fn resolved_runtime(&mut self) -> Option<String> {
+        if self.dev.journals_pending() {
+            return self.dev.config_runtime().or(self.model.active.clone());
+        }
+        self.stats.runs += 1;
+        let out = self.dev.run(&s(&["--json", "status"]));
+        serde_json::from_str::<serde_json::Value>(&out.stdout)
+            .ok()
+            .and_then(|doc| doc["active"]["runtime"].as_str().map(str::to_string))
+            .or(self.model.active.clone())
     }
 
     fn fifo(&mut self, path: &str, cmd: &Op) {
