@@ -29,7 +29,7 @@
 // A test touches the world directly: the door rules of clippy.toml bind osctl's own code.
 #![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
-#[path = "support/golden_tree.rs"]
+#[path = "it/support/golden_tree.rs"]
 mod golden_tree;
 
 use golden_tree::{
