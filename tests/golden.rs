@@ -29,6 +29,9 @@
 // A test touches the world directly: the door rules of clippy.toml bind osctl's own code.
 #![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
+// Shared with the integration-test binary (`tests/it/`), whose suites read a case's expected
+// tree with the parts this binary does not use.
+#[allow(dead_code)]
 #[path = "it/support/golden_tree.rs"]
 mod golden_tree;
 

@@ -287,7 +287,7 @@ fn replay_a_sequence_file() {
             "{}{}",
             x.report(),
             known(x)
-                .map(|k| format!("\n  (known open defect: {})", k.id))
+                .map(|k| format!("\n  (known open defect: {}: {})", k.id, k.defect))
                 .unwrap_or_default()
         );
     }

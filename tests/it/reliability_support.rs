@@ -1,8 +1,6 @@
-//! Shared pieces of the reliability suites (`tests/reliability_*.rs`): device trees and their
+//! Shared pieces of the reliability suites (`reliability_*` and others): device trees and their
 //! snapshots, running osctl with a clean environment, a replayable random source, the suites'
 //! budgets, and the figures line each suite prints for `benches/reliability.sh`.
-
-#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;

@@ -3,8 +3,6 @@
 //! (sorted entries, 1980-01-01 timestamps, mode 0644, deflate), signed metadata envelopes, and a
 //! small device tree.
 
-#![allow(dead_code)]
-
 use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

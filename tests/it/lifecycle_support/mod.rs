@@ -1,4 +1,4 @@
-//! The lifecycle suite's machinery (`tests/lifecycle.rs`): a device walked through a whole life
+//! The lifecycle suite's machinery (the suite `lifecycle`): a device walked through a whole life
 //! by the real osctl binary, a model of what must hold after every step, and the invariants.
 //!
 //! - [`ops`]: the operations, their text form, the seeded generator;
@@ -7,8 +7,6 @@
 //! - [`preview`]: the applier that checks preview = run;
 //! - this file: [`Life`] (one sequence on one device: each step, then the invariants), the
 //!   [`Model`] it keeps, the list of known open defects, and the shrinker.
-
-#![allow(dead_code)]
 
 pub mod device;
 pub mod ops;
@@ -1581,19 +1579,6 @@ impl<'a> Life<'a> {
                 e.file_name().to_string_lossy().starts_with(&prefix)
                     && std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains(line))
             })
-    }
-
-    /// The runtime osctl resolves now: config.json's, or, on a device without one (a reset),
-    /// the resolution chain's (`osctl --json status`), else the model's last.
-    fn resolved_active(&mut self) -> Option<String> {
-        if let Some(rt) = self.dev.config_runtime() {
-            return Some(rt);
-        }
-        let out = self.run(&s(&["--json", "status"]));
-        serde_json::from_str::<serde_json::Value>(&out.stdout)
-            .ok()
-            .and_then(|doc| doc["active"]["runtime"].as_str().map(str::to_string))
-            .or(self.model.active.clone())
     }
 
     /// `osctl --json status`: must work in every state; it gives the active runtime and each

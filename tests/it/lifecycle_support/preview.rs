@@ -224,25 +224,6 @@ impl Preview {
         Ok(p)
     }
 
-    /// Whether the plan changes no file (it may still announce service actions).
-    pub fn no_files(&self) -> bool {
-        self.blocks.is_empty()
-    }
-
-    /// The paths of the file blocks, in order.
-    pub fn paths(&self) -> Vec<String> {
-        self.blocks
-            .iter()
-            .map(|b| match b {
-                Block::NewFolder(p, _)
-                | Block::DeletedFolder(p)
-                | Block::DeletedEmptyFolder(p)
-                | Block::DeletedSymlink(p) => p.clone(),
-                Block::File { path, .. } => path.clone(),
-            })
-            .collect()
-    }
-
     /// Applies the preview to `tree`, strictly; the first block that does not apply is an error.
     pub fn apply(&self, tree: &mut PTree) -> Result<(), String> {
         for b in &self.blocks {

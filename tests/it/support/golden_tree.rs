@@ -1,8 +1,8 @@
 //! A golden case's device trees: reading a tree as the golden harness compares it, and a case's
 //! expected tree after its run, stored as a delta from its input tree.
 //!
-//! Shared by `tests/golden.rs` (which runs and blesses the cases) and every other test that needs
-//! a case's expected tree (`tests/preview_run.rs`).
+//! Shared by the golden binary, `tests/golden.rs` (which runs and blesses the cases), and the
+//! suites of `tests/it/` that need a case's expected tree (`preview_run`).
 //!
 //! A case folder `tests/cli/<group>/<case>/` holds its input tree in `in/` (or names one with
 //! `in = "examples/device"` in `cmd.toml`) and, for the tree expected after the run:
@@ -18,8 +18,6 @@
 //! present in `out/`. Neither `out/` nor `deleted` means the run changes nothing. A case's delta
 //! is the smallest one (`delta`), which is what a bless writes: a test can tell a stored delta
 //! that is not (`check_canonical`).
-
-#![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -297,11 +295,6 @@ pub fn input_dir(case_dir: &Path) -> PathBuf {
 pub fn expected_tree(case_dir: &Path) -> Result<Tree, String> {
     let input = tree(&input_dir(case_dir));
     apply(&input, &read_delta(case_dir)?)
-}
-
-/// Whether a case's run changes its device at all (it has a delta).
-pub fn changes_the_tree(case_dir: &Path) -> bool {
-    case_dir.join("out").exists() || case_dir.join(DELETED).exists()
 }
 
 /// An error when the stored delta is not the smallest one from `input` to the tree it gives.

@@ -17,8 +17,6 @@
 //! (A crate such as `diffy` applies unified diffs, but not osctl's folder, symlink and mode
 //! headers, nor masked lines; the format here is small enough to read directly.)
 
-#![allow(dead_code)]
-
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

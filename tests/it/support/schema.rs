@@ -1,7 +1,5 @@
 //! The JSON Schemas of `docs/schema/` as a validator, shared by the contract test
-//! (`tests/json_contract.rs`) and the lifecycle suite (every `--json` run of a life).
-
-#![allow(dead_code)]
+//! (`json_contract`) and the lifecycle suite (every `--json` run of a life).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,13 +3,10 @@
 //! `tests/lab/osctl-systemd-lab.sh`.
 //!
 //! # How to include it
-//! Integration tests are separate crates, so each test file that needs the lab says:
+//! A module of the integration-test binary (`tests/it/`) that needs the lab says:
 //! ```ignore
-//! #[path = "support/systemd_lab.rs"]
-//! mod systemd_lab;
-//! use systemd_lab::require_lab;
+//! use crate::support::systemd_lab::require_lab;
 //! ```
-//! (That is the only supported way; there is no `tests/support/mod.rs`.)
 //!
 //! # Gate
 //! ```ignore
@@ -38,11 +35,14 @@
 //! * A test process killed before `Drop` leaves its container running; the next
 //!   [`Lab::up`] in any test process runs the script's `gc`, which powers off every
 //!   `it-<pid>-*` container whose `<pid>` is gone.
+//! * The suites that boot containers (switch_lab, channel_lab, package_lab, lab_selftest, and
+//!   fleet_ssh through its script) share one process: a name's counter is the process's own
+//!   (`SEQ`), so two containers booted at the same time never share a name, and each has its
+//!   own overlay, cgroup, network namespace (but the ssh variant's) and state files.
 //! * Env: `OSCTL_LAB_DIR` (cache/state dir, default `~/.cache/osctl-systemd-lab`),
 //!   `OSCTL_LAB_SCRIPT` (override the script path).
 //!
 //! std only, no dependencies.
-#![allow(dead_code)]
 
 use std::fs;
 use std::io::Write;
