@@ -9,7 +9,7 @@
 //!   `out/` holds only the files, links and empty folders (with a `.keep`) the run creates or
 //!   changes, `deleted` lists the paths it removes (one a line, sorted). **Neither means the run
 //!   must leave the input tree exactly as it was** (nothing written, nothing removed). See
-//!   `tests/support/golden_tree.rs` for the rules;
+//!   `tests/it/support/golden_tree.rs` for the rules;
 //! - `stdout`, `stderr`: the expected output, with the sandbox path shown as `[ROOT]`.
 //!
 //! Trees are compared exactly: the expected tree (the input with the delta applied) against the

@@ -1,5 +1,5 @@
 //! `osctl channel add` on the live device (`--root /` inside a throwaway real-systemd container,
-//! see `tests/support/systemd_lab.rs`), where programs really run: openclaw's plugin installer
+//! see `tests/it/support/systemd_lab.rs`), where programs really run: openclaw's plugin installer
 //! edits openclaw.json itself, and the add must plan its files on what the installer left.
 //!
 //! Skipped where the lab cannot run (not root, no systemd-nspawn, no rootfs), except under

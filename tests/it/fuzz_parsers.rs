@@ -1,5 +1,5 @@
 //! Fuzz targets for the parsers osctl owns outside the persona (those are in
-//! `tests/fuzz_persona.rs`), as proptest harnesses: cargo-fuzz needs a nightly toolchain, which
+//! `tests/it/fuzz_persona.rs`), as proptest harnesses: cargo-fuzz needs a nightly toolchain, which
 //! the build machines do not have.
 //!
 //! Every target feeds arbitrary input (biased towards each format's syntax) and requires no
@@ -22,8 +22,8 @@
 //!   bytes.
 //!
 //! Each target runs a bounded number of cases (256 by default) so `cargo test` stays quick;
-//! `OSCTL_FUZZ_CASES=100000 cargo test --release --test fuzz_parsers` runs a long session (and
-//! sets `tests/fuzz_persona.rs` too). Each target prints its case count on stderr.
+//! `OSCTL_FUZZ_CASES=100000 cargo test --release --test it fuzz_parsers::` runs a long session (and
+//! sets `tests/it/fuzz_persona.rs` too). Each target prints its case count on stderr.
 
 use crate::skills_support;
 

@@ -16,7 +16,7 @@
 //!   finds is the opening of the text, the rest its remainder.
 //!
 //! By default each target runs a bounded number of cases (256), so `cargo test` and CI stay
-//! quick; `OSCTL_FUZZ_CASES=100000 cargo test --release --test fuzz_persona` runs a long session.
+//! quick; `OSCTL_FUZZ_CASES=100000 cargo test --release --test it fuzz_persona::` runs a long session.
 
 use proptest::prelude::*;
 

@@ -1,6 +1,6 @@
 //! The committed completions and man page must match what the clap types generate now, and the
 //! README quick start must show the golden output of its command.
-//! Regenerate with `OSCTL_BLESS=1 cargo test --test generated`.
+//! Regenerate with `OSCTL_BLESS=1 cargo test --test it generated::`.
 
 use std::path::Path;
 
@@ -55,7 +55,7 @@ fn completions_and_man_page_are_fresh() {
     }
     assert!(
         stale.is_empty(),
-        "stale generated files: {stale:?}; run `OSCTL_BLESS=1 cargo test --test generated` and commit them"
+        "stale generated files: {stale:?}; run `OSCTL_BLESS=1 cargo test --test it generated::` and commit them"
     );
 }
 

@@ -1,4 +1,4 @@
-//! Smoke test of the real-systemd lab (tests/support/systemd_lab.rs): boots one container,
+//! Smoke test of the real-systemd lab (tests/it/support/systemd_lab.rs): boots one container,
 //! checks that a good unit goes `active` and one with a missing binary goes `failed`.
 //! Skipped (stderr line) where the lab cannot run, unless CI=true / OSCTL_REQUIRE_SYSTEMD=1.
 //! Does not need the osctl binary.

@@ -139,7 +139,7 @@ fn layer_of(module: &str) -> usize {
     LAYERS
         .iter()
         .position(|l| l.contains(&module))
-        .unwrap_or_else(|| panic!("src/{module} is in no layer of tests/layers.rs: add it"))
+        .unwrap_or_else(|| panic!("src/{module} is in no layer of tests/it/layers.rs: add it"))
 }
 
 #[test]

@@ -11,7 +11,7 @@
 //! versions, `reset --yes`, a runtime editing its own file, the owner writing into the persona,
 //! a crash (the debug build's `OSCTL_FAULT=abort-write:N`, a SIGKILL after a random delay, or a
 //! SIGKILL at a service action) followed by the next command, and a FIFO planted in place of a
-//! file osctl reads (config.json, ROBOT.md, a runtime's config or SOUL.md). After every step (`tests/lifecycle_support/mod.rs` has each check):
+//! file osctl reads (config.json, ROBOT.md, a runtime's config or SOUL.md). After every step (`tests/it/lifecycle_support/mod.rs` has each check):
 //!
 //! - **operable**: `status`, `presync --check`, `mcp list`, `channel list`, `skills list`,
 //!   `reconcile --dry-run` and `switch --dry-run` to each runtime exit 0 (3 for a check) or
@@ -154,7 +154,7 @@ fn worker(w: usize, lives: Vec<u64>, seed: u64, max_len: usize) -> Found {
             survey: surveyed,
             failure: Some(format!(
                 "life {i}: {signature}\n\
-                 replay: OSCTL_LIFECYCLE_SEED={seed} OSCTL_LIFECYCLE_ONLY={i} cargo test --test lifecycle lifecycle_sequences\n\
+                 replay: OSCTL_LIFECYCLE_SEED={seed} OSCTL_LIFECYCLE_ONLY={i} cargo test --test it lifecycle::lifecycle_sequences\n\
                  original ({} operations):\n{}\n\
                  shrunk in {tries} replays to ({} operations; keep it as tests/lifecycle_support/cases/<what broke>.seq):\n{}\n{}\n\
                  all new violations of the original life:\n{}",

@@ -1,6 +1,6 @@
 //! The man pages: one per command and command group, each with every option of its command, an
 //! EXIT STATUS section, examples that are valid command lines, and a SEE ALSO that names only
-//! pages that exist. (Their freshness against man/ is tests/generated.rs.)
+//! pages that exist. (Their freshness against man/ is tests/it/generated.rs.)
 
 use std::collections::BTreeSet;
 use std::process::Command as Process;

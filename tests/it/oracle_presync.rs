@@ -2,7 +2,7 @@
 //! presyncs the golden sample device (`tests/cli/presync/<rt>-<mode>/in`), then the runtime's own
 //! release (installed by `tests/oracles/install.sh`) loads the result offline and reports what it
 //! resolved: model, provider, base URL and MCP servers, compared with what osctl meant to write.
-//! (PicoClaw has no installable package: `tests/presync_picoclaw_schema.rs` checks its files
+//! (PicoClaw has no installable package: `tests/it/presync_picoclaw_schema.rs` checks its files
 //! against docs/device-contract.md §2.3 instead.)
 //!
 //! Gate: without the oracles under `${OSCTL_ORACLES_DIR:-~/.cache/osctl-oracles}` each test

@@ -1,5 +1,5 @@
 //! The osctl Debian package on a booted device: a real systemd in a throwaway container
-//! (`tests/support/systemd_lab.rs`) that holds a device tree, where the amd64 package
+//! (`tests/it/support/systemd_lab.rs`) that holds a device tree, where the amd64 package
 //! (`scripts/build-deb`, before `cargo test` in `.ci/run`) is installed with `dpkg -i`:
 //!
 //! - the package's units are enabled (by its maintainer scripts), the skills timer is running

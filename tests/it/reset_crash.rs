@@ -4,7 +4,7 @@
 //! device must end exactly as an uninterrupted reset leaves it (every file, link and empty
 //! folder, with its bytes and mode), no journal may be left, and nothing outside the device root
 //! may change. A persona path is a symlink to a file elsewhere in its runtime's tree, removed as
-//! a link (a link out of the tree refuses the reset before it starts: `tests/reset_safety.rs`).
+//! a link (a link out of the tree refuses the reset before it starts: `tests/it/reset_safety.rs`).
 //!
 //! `OSCTL_CRASH_RUNS` sets the number of kills (default 50), `OSCTL_CRASH_SEED` the random seed
 //! (printed, so a failure can be replayed).

@@ -171,7 +171,7 @@ fn parse_allowlist(text: &str) -> BTreeMap<String, usize> {
 
 fn render(counts: &BTreeMap<String, usize>) -> String {
     let mut s = String::from(
-        "# Runtime-name hits outside src/runtime/, per file (tests/runtime_names.rs). It may only\n\
+        "# Runtime-name hits outside src/runtime/, per file (tests/it/runtime_names.rs). It may only\n\
          # shrink: reach a runtime through its Runtime fields and hooks, then lower the count.\n",
     );
     for (path, n) in counts {

@@ -1,7 +1,7 @@
 //! `osctl switch` against a fake systemctl (`tests/support/fake-systemctl`, via
 //! `OSCTL_SYSTEMCTL`) under a temporary root: the exact order of service actions on the way
 //! forward, on every rollback and after a crash, and what is left on disk. Fast, and runs
-//! everywhere; `tests/switch_lab.rs` checks the same against a real systemd.
+//! everywhere; `tests/it/switch_lab.rs` checks the same against a real systemd.
 //!
 //! Under a root other than `/` no program runs (installers and hooks would act on this
 //! machine), so installs here are planned and skipped; the lab tests run them.

@@ -1,5 +1,5 @@
 //! `osctl switch` inside a real systemd (a throwaway `systemd-nspawn --boot` container, see
-//! `tests/support/systemd_lab.rs`): every scenario asserts unit states, as systemd reports
+//! `tests/it/support/systemd_lab.rs`): every scenario asserts unit states, as systemd reports
 //! them, and config.json afterwards. The runtimes are small scripts these tests write: a unit
 //! that stays up, one whose binary is missing, one that crash-loops into its start limit, a
 //! verify hook that fails, installers that fail, succeed, or succeed on the second try, and the
