@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs ansible-core from PyPI into a virtualenv for the fleet tests (tests/fleet_*.rs) and
+# Installs ansible-core from PyPI into a virtualenv for the fleet tests (tests/it/fleet_*.rs) and
 # the collection's build and sanity checks. The venv lives outside the repository so a clean
 # clone stays clean: ${OSCTL_ANSIBLE_VENV:-~/.cache/osctl-ansible-venv}. A second run with the
 # same pinned version does nothing.

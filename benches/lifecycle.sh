@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the lifecycle suite (tests/lifecycle.rs) and prints its figures line, with the machine
+# Runs the lifecycle suite (tests/it/lifecycle.rs) and prints its figures line, with the machine
 # and its load before and after (the README's Reliability figures are copied from this output).
 #
 #   benches/lifecycle.sh                                   the CI budget: 200 lives
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 echo "machine: $(nproc) cores ($(uname -m)), $(date -u +%Y-%m-%dT%H:%MZ), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 start=$(date +%s)
 status=0
-out=$(cargo test "$@" --test lifecycle -- --nocapture 2>&1) || status=$?
+out=$(cargo test "$@" --test it -- lifecycle:: --nocapture 2>&1) || status=$?
 printf '%s\n' "$out" | grep -E '^RELIABILITY|^=== |^test result' || true
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg), $(($(date +%s) - start)) s in all"
 if [ "$status" != 0 ]; then

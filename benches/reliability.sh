@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 echo "machine: $(nproc) cores ($(uname -m)), $(date -u +%Y-%m-%dT%H:%MZ)"
 for suite in reliability_crash reliability_concurrency reliability_bad_input reliability_secrets \
   reliability_containment reliability_engine fuzz_parsers fuzz_persona reliability_regressions; do
-  out=$(cargo test "$@" --test "$suite" -- --nocapture --test-threads 2 2>&1) || {
+  # Each suite is a module of the integration-test binary (tests/it/): the filter runs it alone.
+  out=$(cargo test "$@" --test it -- "$suite::" --nocapture --test-threads 2 2>&1) || {
     printf '%s\n' "$out" | tail -40
     echo "FAILED: $suite" >&2
     exit 1

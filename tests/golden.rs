@@ -9,7 +9,7 @@
 //!   `out/` holds only the files, links and empty folders (with a `.keep`) the run creates or
 //!   changes, `deleted` lists the paths it removes (one a line, sorted). **Neither means the run
 //!   must leave the input tree exactly as it was** (nothing written, nothing removed). See
-//!   `tests/support/golden_tree.rs` for the rules;
+//!   `tests/it/support/golden_tree.rs` for the rules;
 //! - `stdout`, `stderr`: the expected output, with the sandbox path shown as `[ROOT]`.
 //!
 //! Trees are compared exactly: the expected tree (the input with the delta applied) against the
@@ -29,7 +29,10 @@
 // A test touches the world directly: the door rules of clippy.toml bind osctl's own code.
 #![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
-#[path = "support/golden_tree.rs"]
+// Shared with the integration-test binary (`tests/it/`), whose suites read a case's expected
+// tree with the parts this binary does not use.
+#[allow(dead_code)]
+#[path = "it/support/golden_tree.rs"]
 mod golden_tree;
 
 use golden_tree::{

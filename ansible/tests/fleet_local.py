@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""The fast fleet test (tests/fleet_local.rs runs it): the osctl.device collection driven by a
+"""The fast fleet test (tests/it/fleet_local.rs runs it): the osctl.device collection driven by a
 real ansible-playbook over `connection: local`, against several device trees copied from
 examples/device, with tests/support/fake-systemctl standing in for systemd. No containers;
 seconds, for the developers' loop. The real-SSH fleet is the same playbooks over sshd.

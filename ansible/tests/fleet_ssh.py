@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""The real fleet (tests/fleet_ssh.rs runs it): the checks of fleet_local.py, over real SSH to
+"""The real fleet (tests/it/fleet_ssh.rs runs it): the checks of fleet_local.py, over real SSH to
 devices that are systemd containers. Each device is a `systemd-nspawn --boot` container from
 the lab's ssh rootfs (tests/lab/osctl-systemd-lab.sh with OSCTL_LAB_VARIANT=ssh: openssh-server
 and python3 added, the host's network shared), with its own sshd on its own 127.0.0.1 port, a

@@ -2,7 +2,7 @@
 """Unit tests of the collection's module_utils/osctl.py, the mapping from osctl's JSON and exit
 codes to Ansible's result, on documents shaped as osctl prints them: schema 1 (today's, with
 `switch --json` printing one line per phase) and schema 2 (one document, `changed` and
-`exit_code` always there). Needs only Python 3; tests/fleet_local.rs runs it."""
+`exit_code` always there). Needs only Python 3; tests/it/fleet_local.rs runs it."""
 
 import importlib.util
 import json

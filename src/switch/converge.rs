@@ -220,10 +220,10 @@ mod tests {
     fn record(schema: u32, phase: Phase, from_was: Option<Was>) -> Record {
         Record {
             schema,
-            from: RuntimeId::Openclaw,
-            to: RuntimeId::Hermes,
-            from_unit: "openclaw".into(),
-            to_unit: "hermes-gateway".into(),
+            from: RuntimeId::ALL[0],
+            to: RuntimeId::ALL[1],
+            from_unit: "old".into(),
+            to_unit: "new".into(),
             pid: 1,
             started: 0,
             phase,

@@ -22,7 +22,7 @@ is not `path` (a skill, a command-line value); `SERVER` in a planted file is the
 base URL. The `cli` folder has no files: each input is an argument list, where `%XX` in an
 argument of an input with `raw = true` is the byte 0xXX (for arguments that are not UTF-8),
 `<c*N>` with `expand = true` is the character c N times, `ROOT` is the device root, and
-`no_root = true` leaves `--root` out. tests/reliability_bad_input.rs runs every input.
+`no_root = true` leaves `--root` out. tests/it/reliability_bad_input.rs runs every input.
 
 Inputs are regenerated from this script; edit here, run it, and commit both.
 """

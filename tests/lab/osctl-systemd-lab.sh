@@ -23,7 +23,7 @@
 #   OSCTL_LAB_VARIANT unset: the rootfs above, containers with --private-network. `ssh`: a second
 #                     cached rootfs (rootfs-SUITE-ssh) with openssh-server and python3 added, whose
 #                     containers share the host's network, so each one's sshd can listen on its
-#                     own 127.0.0.1 port (the fleet test, tests/fleet_ssh.rs). Its sshd is not
+#                     own 127.0.0.1 port (the fleet test, tests/it/fleet_ssh.rs). Its sshd is not
 #                     started at boot: the test writes SSHD_OPTS (the port) to /etc/default/ssh and
 #                     root's authorized_keys, then starts ssh.service.
 #

@@ -368,7 +368,7 @@ def second_run(folder, first, args):
     write_case(folder, args, expected_files(first))
 
 
-# osctl's state folders, not shown empty (BOOKKEEPING_DIRS in tests/support/golden_tree.rs).
+# osctl's state folders, not shown empty (BOOKKEEPING_DIRS in tests/it/support/golden_tree.rs).
 BOOKKEEPING_DIRS = {"", "var", "var/lib", "var/lib/osctl", "var/lib/osctl/journal"}
 
 
@@ -378,7 +378,7 @@ def files(root):
 
 
 def expected_files(case):
-    """The files of the tree a case expects (tests/support/golden_tree.rs): its in/ less the paths
+    """The files of the tree a case expects (tests/it/support/golden_tree.rs): its in/ less the paths
     `deleted` lists (a folder listed goes with all it holds; one emptied stays, with a `.keep`),
     with out/ copied over it."""
     tree = files(case / "in")
