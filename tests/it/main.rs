@@ -6,9 +6,12 @@
 //!
 //! All modules run in one process, on libtest's threads (as many as cores, 2 on the build
 //! machine, as each binary had before). No test changes the process's environment, working
-//! folder or signal handling; each works in its own temporary folders and on ports the kernel
-//! picks; a real-systemd container is named after the process and a counter of the process
-//! (`support::systemd_lab`), so suites that boot one at the same time never share it.
+//! folder or signal handling (signals go to children only); each works in its own temporary
+//! folders and listens only on ports the kernel picks (the fixed ones named, 127.0.0.1:1 and :9,
+//! are there to be refused; switch_lab's listen inside its container's own network); a
+//! real-systemd container is named after the process and a counter of the process
+//! (`support::systemd_lab`), so suites that boot one at the same time never share it. No two
+//! modules share anything that needs a lock between them.
 
 // A test touches the world directly: the door rules of clippy.toml bind osctl's own code, not
 // its tests (`doors` checks that `src/` stays inside them).
