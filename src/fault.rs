@@ -119,29 +119,29 @@ mod imp {
     use std::path::Path;
 
     #[inline(always)]
-    pub fn at_start() {}
+    pub(crate) fn at_start() {}
     #[inline(always)]
-    pub fn before_write() -> std::io::Result<()> {
+    pub(crate) fn before_write() -> std::io::Result<()> {
         Ok(())
     }
     #[inline(always)]
-    pub fn before_done() -> std::io::Result<()> {
+    pub(crate) fn before_done() -> std::io::Result<()> {
         Ok(())
     }
     #[inline(always)]
-    pub fn before_cleanup() -> std::io::Result<()> {
+    pub(crate) fn before_cleanup() -> std::io::Result<()> {
         Ok(())
     }
     #[inline(always)]
-    pub fn before_restore() -> std::io::Result<()> {
+    pub(crate) fn before_restore() -> std::io::Result<()> {
         Ok(())
     }
     #[inline(always)]
-    pub fn before_remove(_: &Path) -> std::io::Result<()> {
+    pub(crate) fn before_remove(_: &Path) -> std::io::Result<()> {
         Ok(())
     }
     #[inline(always)]
-    pub fn before_rename(_: &Path) -> std::io::Result<()> {
+    pub(crate) fn before_rename(_: &Path) -> std::io::Result<()> {
         Ok(())
     }
 }

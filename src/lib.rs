@@ -29,7 +29,7 @@
 //! - [`output`] / [`redact`]: the printer, and the secret masking everything passes through.
 //! - [`path`] / [`error`]: device paths and errors, the leaves every layer uses.
 //!
-//! Imports point down the layers (`tests/layers.rs`): the command line, features, `apply`,
+//! Imports point down the layers (`tests/it/layers.rs`): the command line, features, `apply`,
 //! planning (`plan`, `format`), `system`, leaves.
 
 // What tests and the binary use is `pub`; everything else is `pub(crate)`, so the compiler names

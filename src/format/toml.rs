@@ -32,7 +32,7 @@
 //! **Refused**, in osctl's words with the line and column (never the parser's): every document
 //! that is not TOML 1.1, which codex reads (codex 0.171 accepts 1.1's newlines and trailing
 //! commas in inline tables, `\e` and `\xHH` escapes and times without seconds; the toml-test
-//! suite's TOML 1.1 list checks this in `tests/format_conformance.rs`), and nesting deeper than
+//! suite's TOML 1.1 list checks this in `tests/it/format_conformance.rs`), and nesting deeper than
 //! 80 levels, which codex's parser refuses too.
 
 use std::fmt;

@@ -17,7 +17,7 @@
 //! runtime folders use the features' shared building blocks (`presync::core` and
 //! `presync::blocks`, `persona::workspace` and the persona types, `reconcile::llm::NativeFiles`,
 //! the format editors in `format/`); no feature matches on a runtime's id or names its files
-//! (`tests/runtime_names.rs` counts what is left and lets it only shrink). Paths are [`Loc`]s (an
+//! (`tests/it/runtime_names.rs` counts what is left and lets it only shrink). Paths are [`Loc`]s (an
 //! anchor plus a relative path), resolved by [`crate::device::paths::Layout`] so the device's path
 //! overrides apply to every runtime alike.
 
