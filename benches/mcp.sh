@@ -62,7 +62,7 @@ bench() {
 # The device osctl edits, and a check that one run really adds the server.
 cp -a "$repo/tests/cli/mcp/_device" "$work/device-tpl"
 cp -a "$work/device-tpl" "$work/probe"
-"$bin" --root "$work/probe" -q mcp add fake --runtime codex -- /usr/bin/python3 "$F"
+"$bin" --root "$work/probe" -q mcp add fake --runtime codex --allow-uninstalled -- /usr/bin/python3 "$F"
 grep -q '^\[mcp_servers.fake\]' "$work/probe/root/.codex/config.toml" || { echo "osctl did not add the server" >&2; exit 1; }
 
 # The peers' HOMEs, initialised once.
@@ -74,7 +74,7 @@ if [ "$have_peers" = 1 ]; then
 fi
 
 osctl_add() { # RUNTIME FLAGS DEVICE
-  echo "$bin --root $3 $2 mcp add fake --runtime $1 -- /usr/bin/python3 $F"
+  echo "$bin --root $3 $2 mcp add fake --runtime $1 --allow-uninstalled -- /usr/bin/python3 $F"
 }
 cp -a "$work/device-tpl" "$shm/device-tpl"
 
