@@ -133,6 +133,38 @@ impl Ctx {
         }
     }
 
+    /// Where this run applies its changes: the root, systemd, the printer, the command line.
+    pub fn target(&self) -> Target<'_> {
+        Target {
+            fs: &self.fs,
+            services: &self.services,
+            out: &self.out,
+            command: &self.command_line,
+        }
+    }
+
+    /// A switch killed before its commit point left its record. Holding the lock (which has
+    /// restored the switch's files), brings its services in line with config.json and says
+    /// whether it did, so the caller reads the device again; a preview, which holds no lock,
+    /// only warns that `what` would do it first.
+    pub fn converge_interrupted_switch(
+        &self,
+        lock: &Option<DeviceLock>,
+        device: &Device,
+        what: &str,
+    ) -> Result<bool> {
+        if lock.is_some() {
+            return Ok(crate::switch::converge::if_interrupted(&self.target(), device)?.is_some());
+        }
+        if let Some(r) = crate::switch::record::read(&self.fs)? {
+            self.out.warn(&format!(
+                "a switch from {} to {} was interrupted; {what} first brings the services in line with config.json",
+                r.from, r.to
+            ));
+        }
+        Ok(false)
+    }
+
     /// This run, as the lock holder's note names it.
     pub fn holder(&self) -> Holder {
         Holder::me(self.operation, &self.command_line)
@@ -181,13 +213,7 @@ impl Ctx {
                 Exit::Success
             });
         }
-        let target = Target {
-            fs: &self.fs,
-            services: &self.services,
-            out: &self.out,
-            command: &self.command_line,
-        };
-        let applied = apply::apply(&target, plan)?;
+        let applied = apply::apply(&self.target(), plan)?;
         for skipped in &applied.skipped_offline {
             self.out
                 .status(&format!("not run (no systemd under this root): {skipped}"));

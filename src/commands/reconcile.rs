@@ -7,7 +7,6 @@
 use serde_json::Value;
 
 use super::Ctx;
-use crate::apply::Target;
 use crate::cli::ReconcileArgs;
 use crate::error::{Error, Exit, Result};
 use crate::plan::{Draft, Plan, render};
@@ -17,21 +16,9 @@ use crate::runtime::RuntimeId;
 pub(super) fn run(ctx: &Ctx, args: &ReconcileArgs) -> Result<Exit> {
     let lock = ctx.lock()?;
     let mut device = ctx.device()?;
-    let t = Target {
-        fs: &ctx.fs,
-        services: &ctx.services,
-        out: &ctx.out,
-        command: &ctx.command_line,
-    };
-    if lock.is_some() {
-        if crate::switch::converge::if_interrupted(&t, &device)?.is_some() {
-            device = ctx.device()?;
-        }
-    } else if let Some(r) = crate::switch::record::read(&ctx.fs)? {
-        ctx.out.warn(&format!(
-            "a switch from {} to {} was interrupted; a reconcile that changes the device first brings the services in line with config.json",
-            r.from, r.to
-        ));
+    let t = ctx.target();
+    if ctx.converge_interrupted_switch(&lock, &device, "a reconcile that changes the device")? {
+        device = ctx.device()?;
     }
     let steps: Vec<StepName> = match args.only {
         Some(step) => vec![step],

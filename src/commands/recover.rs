@@ -7,7 +7,6 @@
 //! next `osctl switch` do, so a recovered device is never left with no runtime running.
 
 use super::{Ctx, recovered_lines};
-use crate::apply::Target;
 use crate::apply::journal;
 use crate::apply::lock::DeviceLock;
 use crate::error::{Error, Exit, Result};
@@ -106,12 +105,7 @@ pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
     // The files are back; now the services of a switch killed before its commit point.
     let converged = match record::read(&ctx.fs)? {
         Some(_) => {
-            let t = Target {
-                fs: &ctx.fs,
-                services: &ctx.services,
-                out: &ctx.out,
-                command: &ctx.command_line,
-            };
+            let t = ctx.target();
             converge::if_interrupted(&t, &ctx.device()?)?
         }
         None => None,

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::io::IsTerminal;
 
 use super::Ctx;
-use crate::apply::{self, Target};
+use crate::apply;
 use crate::cli::ResetArgs;
 use crate::error::{Error, Exit, Result};
 use crate::path::DevPath;
@@ -26,21 +26,8 @@ pub(super) fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
     // files). Its services are brought in line with config.json first, as `osctl reconcile`
     // does: the reset then stops the runtime that actually runs, and leaves no record of a
     // switch it made moot for a later run to act on.
-    if lock.is_some() {
-        let t = Target {
-            fs: &ctx.fs,
-            services: &ctx.services,
-            out: &ctx.out,
-            command: &ctx.command_line,
-        };
-        if crate::switch::converge::if_interrupted(&t, &device)?.is_some() {
-            device = reset::load_device(&ctx.fs, &ctx.env)?;
-        }
-    } else if let Some(r) = crate::switch::record::read(&ctx.fs)? {
-        ctx.out.warn(&format!(
-            "a switch from {} to {} was interrupted; the reset first brings the services in line with config.json",
-            r.from, r.to
-        ));
+    if ctx.converge_interrupted_switch(&lock, &device, "the reset")? {
+        device = reset::load_device(&ctx.fs, &ctx.env)?;
     }
     let mounts = crate::system::mounts::read()?;
     let input = Input {
@@ -317,12 +304,7 @@ fn apply_runtime(ctx: &Ctx, plan: &Plan) -> Result<apply::Applied> {
     if plan.is_empty() {
         return Ok(apply::Applied::default());
     }
-    let target = Target {
-        fs: &ctx.fs,
-        services: &ctx.services,
-        out: &ctx.out,
-        command: &ctx.command_line,
-    };
+    let target = ctx.target();
     let ran = apply::apply(&target, plan)?;
     for skipped in &ran.skipped_offline {
         // Commands run only on the live device; service actions wherever systemd is reachable.

@@ -8,7 +8,6 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::Ctx;
-use crate::apply::Target;
 use crate::cli::SwitchArgs;
 use crate::error::{Exit, Result};
 use crate::reconcile::{StepLine, StepOutcome, StepRun};
@@ -47,12 +46,7 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
         record::refuse_if_running(&ctx.fs)?;
     }
     let _lock = ctx.lock()?;
-    let t = Target {
-        fs: &ctx.fs,
-        services: &ctx.services,
-        out: &ctx.out,
-        command: &ctx.command_line,
-    };
+    let t = ctx.target();
     let fetch = |url: &str| fetch(args, url);
     let (report, exit) = match perform(&t, &ctx.device()?, &opts, ctx.previewing(), &fetch)? {
         Done::AlreadyActive(rt) => {

@@ -2,7 +2,6 @@
 //! installer that really runs goes first, and the files are planned on what it left.
 
 use super::AddArgs;
-use crate::apply::Target;
 use crate::channel::{self, Creds};
 use crate::commands::Ctx;
 use crate::commands::mcp::read_input;
@@ -28,12 +27,7 @@ pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     // A plugin installer that really runs edits openclaw.json: it goes first, and the files are
     // planned again on what it left.
     if !ctx.previewing() {
-        let t = Target {
-            fs: &ctx.fs,
-            services: &ctx.services,
-            out: &ctx.out,
-            command: &ctx.command_line,
-        };
+        let t = ctx.target();
         if channel::run_programs_first(&t, &plan_now)? {
             let (a, p) = plan()?;
             (applied, plan_now) = (a, channel::without_programs(p));
