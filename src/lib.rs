@@ -196,8 +196,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
     let args: Vec<OsString> = args.into_iter().collect();
     // A shell asking for completions (the scripts of `osctl completions`): answered before
     // anything else, with nothing written.
-    if env(commands::COMPLETE_VAR).is_some_and(|v| !v.is_empty() && v != "0")
-        && commands::complete(&args, env)
+    if env(cli::complete::COMPLETE_VAR).is_some_and(|v| !v.is_empty() && v != "0")
+        && cli::complete::complete(&args, env)
     {
         return 0;
     }

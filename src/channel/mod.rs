@@ -30,17 +30,7 @@ use crate::error::{Error, Result};
 use crate::path::DevPath;
 use crate::plan::{Draft, FileState, Plan, ServiceAction, Step};
 use crate::presync;
-use crate::runtime::{Channel, ChannelPlugins, Runtime, RuntimeId, install};
-
-/// Who runs a channel on a runtime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Owner {
-    /// The runtime, from its own config (written by presync).
-    Runtime,
-    /// The device's own loop, which reads config.json: nothing to write in the runtime.
-    Device,
-}
+use crate::runtime::{Channel, ChannelPlugins, Owner, Runtime, RuntimeId, install};
 
 /// Who runs `ch` on `rt` (docs/device-contract.md §8.1 "Per-runtime apply"): the runtime's
 /// `channel_owner`, the same for each of its channels.

@@ -85,7 +85,7 @@ pub struct AddArgs {
 pub struct RemoveArgs {
     /// The channel.
     #[arg(value_enum,
-          add = clap_complete::ArgValueCompleter::new(crate::commands::configured_channel_candidates))]
+          add = clap_complete::ArgValueCompleter::new(super::complete::configured_channel_candidates))]
     pub channel: Channel,
 
     /// The runtime whose unit is restarted when its own config held the channel (default: the

@@ -88,7 +88,7 @@ pub struct AddArgs {
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
     /// The server's name (with `--user-tool`, the tool's name).
-    #[arg(add = clap_complete::ArgValueCompleter::new(crate::commands::mcp_server_candidates))]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::mcp_server_candidates))]
     pub name: String,
 
     /// The runtime to remove it from (default: the active runtime).

@@ -1,6 +1,7 @@
 //! The command line, as clap types. Doc comments here are the help text (and the man page).
 
 pub mod channel;
+pub mod complete;
 pub mod mcp;
 
 use std::path::PathBuf;

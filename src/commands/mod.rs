@@ -377,7 +377,4 @@ pub fn dispatch_without_device(cli: &Cli) -> Result<Exit> {
     }
 }
 
-pub use completions::{
-    COMPLETE_VAR, complete, completion_script, configured_channel_candidates,
-    examples as man_examples, man_page, man_pages, mcp_server_candidates,
-};
+pub use completions::{examples as man_examples, man_page, man_pages};

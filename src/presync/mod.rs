@@ -5,7 +5,7 @@
 //! `/usr/local/bin/runtime-<rt>-presync`); the switch and `channel add` plan it inside their own
 //! plans after they planned config.json edits. Each runtime's presync is its own file
 //! (`src/runtime/<rt>/presync.rs`, reached through `Runtime::presync`) written on the shared core
-//! here (`core::Cx`, `blocks`, `llm`): config.json is read **through the draft**, every edit goes
+//! in `runtime::kit` (`Cx`, `blocks`, `llm`): config.json is read **through the draft**, every edit goes
 //! through the format-preserving editors, so keys osctl does not own survive with their comments,
 //! and a file is written only when its text changes (a second run plans nothing).
 //!
@@ -32,26 +32,12 @@
 //! owns them), MCP entries (the `mcp` commands and reconciler), persona migration (the persona
 //! reconciler).
 
-pub(crate) mod blocks;
-pub(crate) mod core;
-pub(crate) mod llm;
-
 use crate::device::Device;
 use crate::error::Result;
 use crate::plan::Draft;
 use crate::runtime::RuntimeId;
-
-use self::core::Cx;
-
-/// What a presync plans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Scope {
-    /// Everything: LLM wiring, gateway, channels, OS blocks, one-time steps.
-    All,
-    /// Only the LLM provider, model, base URL and key (the LLM carry-over, docs/device-contract.md
-    /// §8.4).
-    Llm,
-}
+pub(crate) use crate::runtime::kit::Scope;
+use crate::runtime::kit::cx::Cx;
 
 /// What a presync planned.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -104,10 +90,7 @@ fn run(
 ) -> Result<Report> {
     let mut cx = Cx::new(draft, device, rt.spec(), scope, commands)?;
     (rt.spec().presync)(&mut cx)?;
-    let labels = cx.commands.iter().map(|c| c.label.clone()).collect();
-    for command in std::mem::take(&mut cx.commands) {
-        cx.draft.command(command);
-    }
+    let labels = cx.queue_commands();
     Ok(Report {
         runtime: rt,
         available: true,
@@ -115,68 +98,6 @@ fn run(
         changed: cx.changed,
         commands: labels,
     })
-}
-
-/// The profile.d snippet that gives interactive shells the active bridge runtime's CLI
-/// environment (written by the codex, claudecode and opencode presyncs).
-pub(crate) fn profile_snippet(cx: &mut Cx<'_, '_>) -> Result<()> {
-    let layout = &cx.device.layout;
-    let text = include_str!("../../embedded/presync/agent-cli-env.sh")
-        .replace("@CONFIG_JSON@", &cx.device.env.config_json().to_string())
-        .replace(
-            "@CLAUDECODE_ENV@",
-            &layout.agent_home.join(".claudecode/.env").to_string(),
-        )
-        .replace("@CODEX_ENV@", &layout.codex_home.join(".env").to_string())
-        .replace("@CODEX_HOME@", &layout.codex_home.to_string())
-        .replace(
-            "@OPENCODE_ENV@",
-            &layout.agent_home.join(".opencode/.env").to_string(),
-        );
-    let path = crate::path::DevPath::new("/etc/profile.d/agent-cli-env.sh");
-    cx.write(
-        &path,
-        text,
-        Some(0o644),
-        "interactive shells load the runtime's CLI environment",
-    )
-}
-
-/// codex's and opencode's one-time migrate from openclaw (docs/device-contract.md §2.4 step 2):
-/// persona files are copied over, `memory/` and `skills/` only when the destination has none. The
-/// copy is planned natively with the marker in the same plan, so the marker exists only once the
-/// whole copy applied. (Upstream also stops openclaw first; osctl reads the files when it plans and
-/// re-checks every destination when it writes.)
-pub(crate) fn migrate_once(cx: &mut Cx<'_, '_>, skills_to: &crate::path::DevPath) -> Result<()> {
-    let Some(marker) = cx.rt.migrate_marker.map(|m| cx.path(m)) else {
-        return Ok(());
-    };
-    let from = cx.openclaw_dir().join("workspace");
-    if cx.exists(&marker)? || !cx.is_dir(&from)? {
-        return Ok(());
-    }
-    let ws = cx.workspace();
-    let reason = "one-time migrate from openclaw";
-    for name in [
-        "IDENTITY.md",
-        "SOUL.md",
-        "KNOWLEDGE.md",
-        "HEARTBEAT.md",
-        "MEMORY.md",
-        "USER.md",
-        "AGENTS.md",
-    ] {
-        if let Some(bytes) = cx.draft.read(&from.join(name))? {
-            cx.write(&ws.join(name), bytes, None, reason)?;
-        }
-    }
-    if cx.is_dir(&from.join("memory"))? && !cx.is_dir(&ws.join("memory"))? {
-        cx.copy_tree(&from.join("memory"), &ws.join("memory"), reason)?;
-    }
-    if cx.is_dir(&from.join("skills"))? && !cx.is_dir(skills_to)? {
-        cx.copy_tree(&from.join("skills"), skills_to, reason)?;
-    }
-    cx.write(&marker, "", None, "one-time migrate from openclaw done")
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::channel;
 use crate::device::config;
 use crate::error::Result;
 use crate::plan::Draft;
-use crate::runtime::Channel;
+use crate::runtime::{Channel, Owner};
 
 const MARKER: &str = "channels_applied_runtime";
 const UNSUPPORTED: &str = "channels_unsupported";
@@ -62,12 +62,12 @@ pub(crate) fn plan(draft: &mut Draft<'_>, input: &Input<'_>) -> Result<StepRepor
         let runtime: Vec<Channel> = supported
             .iter()
             .copied()
-            .filter(|c| channel::owner(active, *c) == channel::Owner::Runtime)
+            .filter(|c| channel::owner(active, *c) == Owner::Runtime)
             .collect();
         let device_run: Vec<Channel> = supported
             .iter()
             .copied()
-            .filter(|c| channel::owner(active, *c) == channel::Owner::Device)
+            .filter(|c| channel::owner(active, *c) == Owner::Device)
             .collect();
         let mut parts = Vec::new();
         if !runtime.is_empty() {

@@ -17,14 +17,12 @@ use serde_json::Value;
 
 use super::{Input, Status, StepName, StepReport};
 use crate::device::config::{self, LlmMode};
-use crate::device::paths::Layout;
 use crate::error::Result;
-use crate::format::Format;
-use crate::format::dotenv::DotEnv;
-use crate::path::DevPath;
 use crate::plan::{Draft, ServiceAction};
-use crate::presync::{self, llm::normalize_base_url};
-use crate::runtime::{RuntimeId, native};
+use crate::presync;
+use crate::runtime::RuntimeId;
+use crate::runtime::kit::llm::normalize_base_url;
+use crate::runtime::native::NativeFiles;
 
 const MARKER: &str = "llm_config_applied_runtime";
 
@@ -144,47 +142,8 @@ fn read_native(
     rt: RuntimeId,
 ) -> Result<(Option<String>, Option<String>)> {
     let spec = rt.spec();
-    let files = NativeFiles {
-        draft,
-        layout: &device.layout,
-        home: device.layout.path(spec.home),
-    };
+    let files = NativeFiles::new(draft, &device.layout, device.layout.path(spec.home));
     let (key, base) = (spec.llm_source)(&files)?;
     let clean = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
     Ok((clean(key), clean(base)))
-}
-
-/// Read access to a runtime's own files, through the draft, for its LLM source
-/// (`Runtime::llm_source`).
-pub(crate) struct NativeFiles<'d, 'a> {
-    draft: &'d Draft<'a>,
-    pub layout: &'d Layout,
-    /// The runtime's home.
-    pub home: DevPath,
-}
-
-impl NativeFiles<'_, '_> {
-    /// The value of a structured file; `None` when it does not exist.
-    pub(crate) fn value(&self, path: &DevPath, format: Format) -> Result<Option<Value>> {
-        match self.draft.read_text(path)? {
-            Some(text) => native::parse_value(path, &text, format).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    /// The value of `key` in a `.env` file; `None` when the file or the key is absent.
-    pub(crate) fn env(&self, path: &DevPath, key: &str) -> Result<Option<String>> {
-        match self.draft.read_text(path)? {
-            Some(text) => Ok(DotEnv::parse(&text, &path.to_string())?.get(key)),
-            None => Ok(None),
-        }
-    }
-}
-
-/// A string value, trimmed; `None` when it is absent, not a string or empty.
-pub(crate) fn text(v: Option<&Value>) -> Option<String> {
-    v.and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
 }

@@ -41,8 +41,8 @@ use crate::format::dotenv::DotEnv;
 use crate::mcp::{planner, reader};
 use crate::path::DevPath;
 use crate::plan::{FileState, Plan};
-use crate::presync::llm::is_autonomous_host;
 use crate::redact;
+use crate::runtime::kit::llm::is_autonomous_host;
 use crate::runtime::{Channel, REGISTRY};
 
 /// Owner values shorter than this are not searched for by value (a user id `42` would match

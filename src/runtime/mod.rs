@@ -13,13 +13,16 @@
 //! runtime is one folder, one [`RuntimeId`] variant and one line there.
 //!
 //! How the layers point: the feature orchestrators (presync, persona, channel, mcp, skills,
-//! reconcile, switch, reset, status) take a runtime and use its facts and call its hooks; the
-//! runtime folders use the features' shared building blocks (`presync::core` and
-//! `presync::blocks`, `persona::workspace` and the persona types, `reconcile::llm::NativeFiles`,
-//! the format editors in `format/`); no feature matches on a runtime's id or names its files
-//! (`tests/it/runtime_names.rs` counts what is left and lets it only shrink). Paths are [`Loc`]s (an
-//! anchor plus a relative path), resolved by [`crate::device::paths::Layout`] so the device's path
-//! overrides apply to every runtime alike.
+//! reconcile, switch, reset, status) take a runtime and use its facts and call its hooks. The
+//! hooks are written with [`kit`] (the presync context, the OS blocks of the prompt files, the
+//! LLM defaults), with [`native`] (reading a runtime's own files), and with the persona types,
+//! `persona::workspace`, the MCP entry and the format editors in `format/`. The types a hook's
+//! signature names live here where no feature needs to own them ([`Owner`], [`kit::cx::Cx`],
+//! [`native::NativeFiles`]), so presync, channel and reconcile only call runtimes and stay out of
+//! the import circle of `tests/it/layers.rs`. No feature matches on a runtime's id or names its
+//! files (`tests/it/runtime_names.rs` counts what is left and lets it only shrink).
+//! Paths are [`Loc`]s (an anchor plus a relative path), resolved by
+//! [`crate::device::paths::Layout`] so the device's path overrides apply to every runtime alike.
 
 mod claudecode;
 mod codex;
@@ -31,11 +34,12 @@ mod picoclaw;
 mod testclaw;
 
 pub(crate) mod install;
+pub(crate) mod kit;
 pub(crate) mod native;
 
 use std::fmt;
 
-use crate::channel::Owner;
+use self::kit::cx::Cx;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::format::Format;
@@ -43,8 +47,6 @@ use crate::mcp::Entry as McpEntry;
 use crate::persona::Adapter;
 use crate::persona::rebrand::Brand;
 use crate::plan::Draft;
-use crate::presync::core::Cx;
-use crate::reconcile::llm::NativeFiles;
 
 /// The runtimes osctl manages.
 #[derive(
@@ -495,10 +497,21 @@ impl RebrandFrom {
 }
 
 /// A runtime's own LLM key and base URL, read through the draft (see `Runtime::llm_source`).
-pub(crate) type LlmSource = fn(&NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)>;
+pub(crate) type LlmSource =
+    fn(&native::NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)>;
 
 /// Plans the removal of a channel from a runtime's own files (see `Runtime::remove_channel`).
 pub(crate) type RemoveChannel = fn(&mut Draft<'_>, &Device, Channel) -> Result<bool>;
+
+/// Who runs a channel on a runtime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Owner {
+    /// The runtime, from its own config (written by presync).
+    Runtime,
+    /// The device's own loop, which reads config.json: nothing to write in the runtime.
+    Device,
+}
 
 /// The channels a runtime runs as plugins of its own, and how they are set up.
 #[derive(Clone, Copy, Debug)]

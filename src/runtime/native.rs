@@ -5,9 +5,12 @@
 use serde_json::{Map, Value};
 
 use super::Format;
+use crate::device::paths::Layout;
 use crate::error::{Error, Result};
 use crate::format::doc::Doc;
+use crate::format::dotenv::DotEnv;
 use crate::path::DevPath;
+use crate::plan::Draft;
 use crate::system::fs::RootFs;
 
 /// Reads and parses `path`; `None` when the file does not exist. A file that cannot be parsed is
@@ -41,6 +44,49 @@ pub(crate) fn parse_value(path: &DevPath, text: &str, format: Format) -> Result<
 /// The value at `keys` (map keys from the root).
 pub(crate) fn get<'v>(value: &'v Value, keys: &[&str]) -> Option<&'v Value> {
     keys.iter().try_fold(value, |v, k| v.get(k))
+}
+
+/// Read access to a runtime's own files, through the draft, for its LLM source
+/// (`Runtime::llm_source`).
+pub(crate) struct NativeFiles<'d, 'a> {
+    draft: &'d Draft<'a>,
+    pub layout: &'d Layout,
+    /// The runtime's home.
+    pub home: DevPath,
+}
+
+impl<'d, 'a> NativeFiles<'d, 'a> {
+    pub(crate) fn new(draft: &'d Draft<'a>, layout: &'d Layout, home: DevPath) -> Self {
+        NativeFiles {
+            draft,
+            layout,
+            home,
+        }
+    }
+
+    /// The value of a structured file; `None` when it does not exist.
+    pub(crate) fn value(&self, path: &DevPath, format: Format) -> Result<Option<Value>> {
+        match self.draft.read_text(path)? {
+            Some(text) => parse_value(path, &text, format).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The value of `key` in a `.env` file; `None` when the file or the key is absent.
+    pub(crate) fn env(&self, path: &DevPath, key: &str) -> Result<Option<String>> {
+        match self.draft.read_text(path)? {
+            Some(text) => Ok(DotEnv::parse(&text, &path.to_string())?.get(key)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// A string value, trimmed; `None` when it is absent, not a string or empty.
+pub(crate) fn text(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
 }
 
 #[cfg(test)]

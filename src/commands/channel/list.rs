@@ -4,10 +4,11 @@
 use serde::Serialize;
 
 use super::ListArgs;
-use crate::channel::{self, Owner};
+use crate::channel;
 use crate::commands::Ctx;
 use crate::error::{Exit, Result};
 use crate::runtime::Channel;
+use crate::runtime::Owner;
 
 pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
     let device = ctx.device()?;

@@ -3,7 +3,7 @@
 //! `.env` `ANTHROPIC_BASE_URL`.
 
 use crate::error::Result;
-use crate::reconcile::llm::NativeFiles;
+use crate::runtime::native::NativeFiles;
 
 pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let path = files.home.join(".env");

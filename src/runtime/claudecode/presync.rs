@@ -15,9 +15,9 @@ use crate::error::Result;
 use crate::format::Format;
 use crate::format::mdblock::{self, OS_MARKER};
 use crate::path::DevPath;
-use crate::presync::blocks::{self, CLAUDE_MD, CLAUDE_NOTES_SEED};
-use crate::presync::core::{Cx, SECRET_MODE, fill};
-use crate::presync::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, without_v1};
+use crate::runtime::kit::blocks::{self, CLAUDE_MD, CLAUDE_NOTES_SEED};
+use crate::runtime::kit::cx::{Cx, SECRET_MODE, fill};
+use crate::runtime::kit::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, without_v1};
 
 /// API-key variables; they outrank an OAuth login, so subscription mode drops them.
 const API_VARS: &[&str] = &[
@@ -158,7 +158,7 @@ pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     if cx.exists(&channels)? {
         cx.remove(&channels, "channels are device-owned")?;
     }
-    crate::presync::profile_snippet(cx)?;
+    crate::runtime::kit::profile_snippet(cx)?;
     picker(cx)?;
 
     cx.seed(

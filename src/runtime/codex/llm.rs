@@ -4,8 +4,7 @@
 
 use crate::error::Result;
 use crate::format::Format;
-use crate::reconcile::llm::{NativeFiles, text};
-use crate::runtime::native;
+use crate::runtime::native::{self, NativeFiles, text};
 
 pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let v = files.value(&files.home.join("config.toml"), Format::Toml)?;

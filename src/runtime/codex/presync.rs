@@ -9,9 +9,9 @@
 use crate::device::config::LlmMode;
 use crate::error::Result;
 use crate::format::Format;
-use crate::presync::blocks;
-use crate::presync::core::Cx;
-use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, with_v1};
+use crate::runtime::kit::blocks;
+use crate::runtime::kit::cx::Cx;
+use crate::runtime::kit::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, with_v1};
 
 /// Must match the bridge's token (docs/device-contract.md §2.7).
 const WS_TOKEN: &str = "autonomous_codex_token";
@@ -24,7 +24,7 @@ pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     if cx.full() {
         cx.mkdir(&ws, "codex workspace")?;
         cx.mkdir(&home.join("attachments"), "codex attachments")?;
-        crate::presync::migrate_once(cx, &skills)?;
+        crate::runtime::kit::migrate_once(cx, &skills)?;
     }
     // ChatGPT subscription: codex's built-in provider, no OPENAI_API_KEY (it would conflict).
     let subscription = match cx.mode {
@@ -84,7 +84,7 @@ pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     if !cx.full() {
         return Ok(());
     }
-    crate::presync::profile_snippet(cx)?;
+    crate::runtime::kit::profile_snippet(cx)?;
     // codex loads $CODEX_HOME/AGENTS.md in every session, whatever the folder.
     let bridge = blocks::Bridge {
         cli: "codex",

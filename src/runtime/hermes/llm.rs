@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::format::Format;
-use crate::reconcile::llm::{NativeFiles, text};
+use crate::runtime::native::{NativeFiles, text};
 
 pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let v = files.value(&files.home.join("config.yaml"), Format::Yaml)?;

@@ -11,9 +11,9 @@ use crate::device::config::LlmMode;
 use crate::error::Result;
 use crate::format::Format;
 use crate::path::DevPath;
-use crate::presync::blocks::{self, HERMES_AGENTS};
-use crate::presync::core::{Cx, SECRET_MODE};
-use crate::presync::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, VISION_MODEL, is_campaign};
+use crate::runtime::kit::blocks::{self, HERMES_AGENTS};
+use crate::runtime::kit::cx::{Cx, SECRET_MODE};
+use crate::runtime::kit::llm::{DEFAULT_BASE_URL_AI, DEFAULT_MODEL, VISION_MODEL, is_campaign};
 
 /// Must match the gateway's key (docs/device-contract.md §2.2, §2.7; the code wins over the docs'
 /// `hermes-api-key`).

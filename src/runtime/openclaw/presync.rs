@@ -24,9 +24,9 @@ use serde_json::{Value, json};
 use crate::device::config::LlmMode;
 use crate::error::Result;
 use crate::format::Format;
-use crate::presync::blocks::{self, OPENCLAW_AGENTS, OPENCLAW_HEARTBEAT_ENDING};
-use crate::presync::core::{Cx, DocEdit, SECRET_MODE, fill};
-use crate::presync::llm::{DEFAULT_BASE_URL, is_autonomous_host};
+use crate::runtime::kit::blocks::{self, OPENCLAW_AGENTS, OPENCLAW_HEARTBEAT_ENDING};
+use crate::runtime::kit::cx::{Cx, DocEdit, SECRET_MODE, fill};
+use crate::runtime::kit::llm::{DEFAULT_BASE_URL, is_autonomous_host};
 
 const PROVIDER: &str = "autonomous";
 /// upstream's catalog when it cannot ask the API (`defaultModels`).

@@ -9,9 +9,9 @@
 
 use crate::error::Result;
 use crate::format::Format;
-use crate::presync::blocks;
-use crate::presync::core::Cx;
-use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
+use crate::runtime::kit::blocks;
+use crate::runtime::kit::cx::Cx;
+use crate::runtime::kit::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
 
 const WS_TOKEN: &str = "autonomous_opencode_token";
 const PORT: &str = "18793";
@@ -29,7 +29,7 @@ pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
         cx.mkdir(&ws, "opencode workspace")?;
         cx.mkdir(&home.join("attachments"), "opencode attachments")?;
         cx.mkdir(&xdg, "opencode config folder")?;
-        crate::presync::migrate_once(cx, &skills)?;
+        crate::runtime::kit::migrate_once(cx, &skills)?;
     }
 
     let mut json = cx.doc(&xdg.join("opencode.json"), Format::Jsonc)?;
@@ -77,7 +77,7 @@ pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     if !cx.full() {
         return Ok(());
     }
-    crate::presync::profile_snippet(cx)?;
+    crate::runtime::kit::profile_snippet(cx)?;
     // opencode loads ~/.config/opencode/AGENTS.md in every session, whatever the folder.
     let bridge = blocks::Bridge {
         cli: "opencode",

@@ -10,8 +10,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::format::Format;
-use crate::reconcile::llm::{NativeFiles, text};
-use crate::runtime::native;
+use crate::runtime::native::{self, NativeFiles, text};
 
 pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let v = files.value(&files.home.join("config.json"), Format::Json)?;

@@ -14,9 +14,11 @@ use crate::device::config::LlmMode;
 use crate::error::Result;
 use crate::format::Format;
 use crate::path::DevPath;
-use crate::presync::blocks::{self, PICOCLAW_AGENTS};
-use crate::presync::core::{Cx, DocEdit, SECRET_MODE, fill};
-use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL, VISION_MODEL, is_campaign, with_v1};
+use crate::runtime::kit::blocks::{self, PICOCLAW_AGENTS};
+use crate::runtime::kit::cx::{Cx, DocEdit, SECRET_MODE, fill};
+use crate::runtime::kit::llm::{
+    DEFAULT_BASE_URL, DEFAULT_MODEL, VISION_MODEL, is_campaign, with_v1,
+};
 
 /// Must match os-server's bearer token for the pico channel (docs/device-contract.md §2.7).
 const PICO_TOKEN: &str = "darren_pico_token";

@@ -3,7 +3,7 @@
 
 use crate::error::Result;
 use crate::format::Format;
-use crate::reconcile::llm::{NativeFiles, text};
+use crate::runtime::native::{NativeFiles, text};
 
 pub(super) fn source(files: &NativeFiles<'_, '_>) -> Result<(Option<String>, Option<String>)> {
     let v = files.value(&files.home.join("config.json"), Format::Json)?;

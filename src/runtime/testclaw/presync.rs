@@ -3,9 +3,9 @@
 
 use crate::error::Result;
 use crate::format::Format;
-use crate::presync::blocks;
-use crate::presync::core::{Cx, SECRET_MODE};
-use crate::presync::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
+use crate::runtime::kit::blocks;
+use crate::runtime::kit::cx::{Cx, SECRET_MODE};
+use crate::runtime::kit::llm::{DEFAULT_BASE_URL, DEFAULT_MODEL};
 
 pub(super) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
     let ws = cx.workspace();

@@ -46,6 +46,16 @@ pub(crate) struct Cx<'c, 'a> {
 }
 
 impl<'c, 'a> Cx<'c, 'a> {
+    /// Queues the programs this presync planned on the draft, after all its file changes, and
+    /// returns their labels.
+    pub(crate) fn queue_commands(&mut self) -> Vec<String> {
+        let labels = self.commands.iter().map(|c| c.label.clone()).collect();
+        for command in std::mem::take(&mut self.commands) {
+            self.draft.command(command);
+        }
+        labels
+    }
+
     pub(crate) fn new(
         draft: &'c mut Draft<'a>,
         device: &'c Device,

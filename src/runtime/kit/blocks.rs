@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::core::{Cx, fill};
+use super::cx::{Cx, fill};
 use crate::error::Result;
 use crate::format::mdblock::{
     self, HERMES_SKILL_MARKER, OS_MARKER, PERSONA_INLINE_END, PERSONA_INLINE_START,
@@ -30,18 +30,20 @@ pub(crate) const CLAUDE_NOTES_SEED: &str = "## Notes\n\n_Owner-editable. Add dev
 pub(crate) const HERMES_SKILL_SENTINEL: &str = "**Skill priority (MANDATORY):**";
 
 pub(crate) const OPENCLAW_AGENTS: &str =
-    include_str!("../../embedded/presync/blocks/openclaw-AGENTS.md");
+    include_str!("../../../embedded/presync/blocks/openclaw-AGENTS.md");
 pub(crate) const PICOCLAW_AGENTS: &str =
-    include_str!("../../embedded/presync/blocks/picoclaw-AGENTS.md");
+    include_str!("../../../embedded/presync/blocks/picoclaw-AGENTS.md");
 pub(crate) const HERMES_AGENTS: &str =
-    include_str!("../../embedded/presync/blocks/hermes-AGENTS.md");
+    include_str!("../../../embedded/presync/blocks/hermes-AGENTS.md");
 pub(crate) const BRIDGE_AGENTS: &str =
-    include_str!("../../embedded/presync/blocks/bridge-AGENTS.md");
-pub(crate) const USER_AGENTS: &str = include_str!("../../embedded/presync/blocks/USER-AGENTS.md");
+    include_str!("../../../embedded/presync/blocks/bridge-AGENTS.md");
+pub(crate) const USER_AGENTS: &str =
+    include_str!("../../../embedded/presync/blocks/USER-AGENTS.md");
 pub(crate) const CLAUDE_MD: &str =
-    include_str!("../../embedded/presync/blocks/claudecode-CLAUDE.md");
-pub(crate) const HEARTBEAT: &str = include_str!("../../embedded/presync/blocks/HEARTBEAT.md");
-pub(crate) const KNOWLEDGE_SEED: &str = include_str!("../../embedded/presync/blocks/KNOWLEDGE.md");
+    include_str!("../../../embedded/presync/blocks/claudecode-CLAUDE.md");
+pub(crate) const HEARTBEAT: &str = include_str!("../../../embedded/presync/blocks/HEARTBEAT.md");
+pub(crate) const KNOWLEDGE_SEED: &str =
+    include_str!("../../../embedded/presync/blocks/KNOWLEDGE.md");
 
 /// The honorific rule some runtimes' people-sync carries (hermes, claudecode, opencode).
 pub(crate) const HONORIFICS: &str = " A title or honorific heard in a voice turn (Mr, Ms, Miss, Mrs, anh, chị…) is not them telling you what to be called — speech recognition often invents one (\"…is Lee\" heard as \"Miss Lee\"): write the bare name, and never infer gender from a title, a name, a face or a voice. Keep a title only when they explicitly ask for it (\"call me Ms Lee\").";
@@ -458,7 +460,7 @@ mod tests {
 
     #[test]
     fn a_stock_default_is_discarded_and_the_owners_text_below_it_kept() {
-        let openclaw = include_str!("../../embedded/souls/openclaw-2026.9.6.md");
+        let openclaw = include_str!("../../../embedded/souls/openclaw-2026.9.6.md");
         let with_personal = format!("{openclaw}\n## Personal\n\nI like tea.\n");
         let (out, discarded) = upsert_soul(&with_personal, SOUL, RuntimeId::Openclaw);
         assert_eq!(
@@ -472,7 +474,7 @@ mod tests {
             discarded.as_deref()
         ));
         // hermes' own default, and openclaw's carried into hermes, alike
-        let hermes = include_str!("../../embedded/souls/hermes-0.19.0.md");
+        let hermes = include_str!("../../../embedded/souls/hermes-0.19.0.md");
         for (text, rt) in [(hermes, RuntimeId::Hermes), (openclaw, RuntimeId::Hermes)] {
             assert_eq!(
                 upsert(text, rt),
