@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, Subcommand};
 
-use crate::mcp::Remote;
+use crate::runtime::mcp::Remote;
 use crate::runtime::{RuntimeId, RuntimeParser};
 
 #[derive(Debug, Subcommand)]

@@ -9,12 +9,13 @@
 use serde_json::Value;
 
 use super::reader;
-use super::style::to_native;
-use super::{Entry, check_for_runtime, check_name};
+use super::{check_for_runtime, check_name};
 use crate::device::paths::Layout;
 use crate::error::{Error, Result};
 use crate::path::DevPath;
 use crate::plan::{Draft, ServiceAction};
+use crate::runtime::mcp::Entry;
+use crate::runtime::mcp::style::to_native;
 use crate::runtime::{McpStyle, Runtime, install};
 
 /// What `mcp add` did to the entry.
@@ -230,9 +231,9 @@ fn mode(rt: &Runtime, entries: &[&Entry]) -> Option<u32> {
 mod tests {
     use super::*;
     use crate::device::paths::DeviceEnv;
-    use crate::mcp::Remote;
     use crate::plan::FileState;
     use crate::runtime::RuntimeId;
+    use crate::runtime::mcp::Remote;
     use crate::system::fs::RootFs;
     use serde_json::Map;
 

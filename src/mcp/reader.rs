@@ -8,11 +8,11 @@
 
 use serde_json::Value;
 
-use super::style::{self, Read};
 use crate::device::paths::Layout;
 use crate::error::Result;
 use crate::path::DevPath;
 use crate::plan::Draft;
+use crate::runtime::mcp::style::{self, Read};
 use crate::runtime::{Runtime, native};
 
 /// One server as found in a runtime's file.
@@ -56,7 +56,7 @@ pub(crate) fn read(draft: &Draft<'_>, layout: &Layout, rt: &Runtime) -> Result<S
     };
     // Every map that may hold secrets, also in entries osctl does not read as entries.
     if let Some(container) = native::get(&value, rt.mcp.path) {
-        super::register_container(container);
+        crate::runtime::mcp::register_container(container);
     }
     let servers = match native::get(&value, rt.mcp.path) {
         Some(Value::Object(m)) => m

@@ -15,8 +15,9 @@ use serde_json::Value;
 use super::{Input, Marker, Status, StepName, StepReport, marker};
 use crate::device::config;
 use crate::error::Result;
-use crate::mcp::{Entry, check_for_runtime, planner, reader};
+use crate::mcp::{check_for_runtime, planner, reader};
 use crate::plan::Draft;
+use crate::runtime::mcp::Entry;
 
 const MARKER: &str = "mcp_applied_runtime";
 

@@ -24,9 +24,10 @@ use sha2::{Digest, Sha256};
 use super::{Input, Status, StepName, StepReport};
 use crate::apply::lock::STATE_DIR;
 use crate::error::{Error, Result};
-use crate::mcp::{Entry, Remote, Server, check_for_runtime, check_name, planner, reader};
+use crate::mcp::{check_for_runtime, check_name, planner, reader};
 use crate::path::DevPath;
 use crate::plan::Draft;
+use crate::runtime::mcp::{Entry, Remote, Server};
 
 /// `/var/lib/osctl/mcp-tools.json`.
 pub(crate) fn record_path() -> DevPath {

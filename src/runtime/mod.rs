@@ -35,15 +35,16 @@ mod testclaw;
 
 pub(crate) mod install;
 pub(crate) mod kit;
+pub(crate) mod mcp;
 pub(crate) mod native;
 
 use std::fmt;
 
 use self::kit::cx::Cx;
+use self::mcp::Entry as McpEntry;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::format::Format;
-use crate::mcp::Entry as McpEntry;
 use crate::persona::Adapter;
 use crate::persona::rebrand::Brand;
 use crate::plan::Draft;

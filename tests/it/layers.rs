@@ -47,7 +47,7 @@ const LAYERS: &[&[&str]] = &[
 ];
 
 /// The circles that remain (each sorted); see the module comment.
-const KNOWN_CIRCLES: &[&[&str]] = &[&["device", "mcp", "persona", "runtime"]];
+const KNOWN_CIRCLES: &[&[&str]] = &[&["device", "persona", "runtime"]];
 
 /// `module -> module -> files that make the arrow`, from the source.
 fn arrows() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {

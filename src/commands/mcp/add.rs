@@ -5,8 +5,9 @@ use serde_json::Value;
 use super::{AddArgs, Fields, read_input};
 use crate::commands::Ctx;
 use crate::error::{Error, Exit, Result};
-use crate::mcp::{self, Entry, planner, tools};
+use crate::mcp::{self, planner, tools};
 use crate::plan::Draft;
+use crate::runtime::mcp::{Entry, Server};
 
 pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
     if args.user_tool && args.url.is_none() {
@@ -32,7 +33,7 @@ pub(super) fn run(ctx: &Ctx, args: &AddArgs) -> Result<Exit> {
         args.name.clone()
     };
     let mut draft = Draft::new(&ctx.fs);
-    if let (true, mcp::Server::Remote { url, headers, .. }) = (args.user_tool, &entry.server) {
+    if let (true, Server::Remote { url, headers, .. }) = (args.user_tool, &entry.server) {
         tools::plan_record(
             &mut draft,
             &device.env.config_json(),

@@ -1,7 +1,7 @@
 //! What codex refuses in an MCP server: the SSE transport.
 
 use crate::error::{Error, Result};
-use crate::mcp::{Entry, Remote, Server};
+use crate::runtime::mcp::{Entry, Remote, Server};
 
 /// A remote server over SSE is refused: codex speaks streamable HTTP only.
 pub(super) fn refuses(name: &str, entry: &Entry) -> Result<()> {

@@ -209,7 +209,7 @@ impl<'c, 'a> Cx<'c, 'a> {
         if self.path(self.rt.mcp.file) == *path
             && let Some(servers) = doc.get(self.rt.mcp.path)
         {
-            crate::mcp::register_container(&servers);
+            crate::runtime::mcp::register_container(&servers);
         }
         Ok(DocEdit {
             path: path.clone(),

@@ -1,7 +1,7 @@
 //! What openclaw refuses in an MCP server: env keys it drops from a stdio server.
 
 use crate::error::{Error, Result};
-use crate::mcp::{Entry, Server};
+use crate::runtime::mcp::{Entry, Server};
 
 /// Env keys openclaw drops from a stdio server's environment "for stdio startup safety"
 /// (interpreter-startup and toolchain hooks such as `NODE_OPTIONS`, `PYTHONPATH`, `LD_*`), taken
