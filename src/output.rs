@@ -6,7 +6,9 @@
 //! cannot reach a terminal, a pipe or a log by any path.
 //!
 //! With `--json`, commands fill a [`Report`] (their fields, warnings, the error they ended on)
-//! and `lib::run` writes it once, in its envelope, when the exit code is known.
+//! and `lib::run` writes it once, in its envelope, when the exit code is known. A command's own
+//! typed report goes through one renderer, [`Printer::render`]: its fields into that document
+//! with `--json`, else its `Display` text as the product.
 //!
 //! Colour is decided per stream: stdout's by stdout, stderr's by stderr (`--color`, and for
 //! `auto` anstream's reading of `NO_COLOR`, `CLICOLOR_FORCE` and the terminal). It never
