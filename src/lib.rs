@@ -8,6 +8,7 @@
 //! Ctx + device files (read through system::fs::RootFs) --plan (pure)--> Plan
 //! Plan --render--> unified diff / JSON on stdout      (--dry-run, --check: nothing written)
 //! Plan --apply---> journal, atomic durable writes, service actions; roll back on failure
+//! Report --render--> its text (Display) / its JSON fields on stdout   (status, doctor, lists)
 //! ```
 //!
 //! - [`cli`]: the command line (clap types only).

@@ -6,7 +6,9 @@
 //! cannot reach a terminal, a pipe or a log by any path.
 //!
 //! With `--json`, commands fill a [`Report`] (their fields, warnings, the error they ended on)
-//! and `lib::run` writes it once, in its envelope, when the exit code is known.
+//! and `lib::run` writes it once, in its envelope, when the exit code is known. A command's own
+//! typed report goes through one renderer, [`Printer::render`]: its fields into that document
+//! with `--json`, else its `Display` text as the product.
 //!
 //! Colour is decided per stream: stdout's by stdout, stderr's by stderr (`--color`, and for
 //! `auto` anstream's reading of `NO_COLOR`, `CLICOLOR_FORCE` and the terminal). It never
@@ -186,6 +188,29 @@ impl Printer {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(redact(text).as_bytes());
         let _ = out.flush();
+    }
+
+    /// The one renderer of a command's typed report: with `--json` its fields join the run's
+    /// document ([`Printer::report_of`]); otherwise its text ([`Display`]) is the product on
+    /// stdout. When stdout's colour is on the text is its alternate form (`{:#}`), which a
+    /// report paints with [`paint`]`(f.alternate(), ..)`: the report decides what is emphasised,
+    /// the printer whether this stream may show it.
+    ///
+    /// [`Display`]: std::fmt::Display
+    pub fn render<R: serde::Serialize + std::fmt::Display>(
+        &self,
+        report: &R,
+    ) -> crate::error::Result<()> {
+        if self.json {
+            return self.report_of(report);
+        }
+        let text = if self.color_out {
+            format!("{report:#}")
+        } else {
+            report.to_string()
+        };
+        self.product(&text);
+        Ok(())
     }
 
     /// [`Printer::report`] for a typed report (a struct of the command's fields).
@@ -382,12 +407,40 @@ pub const ENVELOPE_KEYS: &[&str] = &[
     "warnings",
 ];
 
-fn paint(on: bool, text: &str, style: Style) -> String {
+/// `text` in `style` when `on` (a stream's colour, or a report's alternate form), else as it is.
+pub fn paint(on: bool, text: &str, style: Style) -> String {
     if !on {
         return text.to_string();
     }
     let s = style.anstyle();
     format!("{}{text}{}", s.render(), s.render_reset())
+}
+
+/// A report's text table: each column as wide as its widest cell (in characters), two spaces
+/// between columns, no blanks at the end of a line. The first row is the header.
+pub fn table<Row: AsRef<[String]>>(rows: &[Row]) -> String {
+    let mut widths: Vec<usize> = Vec::new();
+    for row in rows {
+        for (i, cell) in row.as_ref().iter().enumerate() {
+            let n = cell.chars().count();
+            match widths.get_mut(i) {
+                Some(w) => *w = (*w).max(n),
+                None => widths.push(n),
+            }
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .as_ref()
+            .iter()
+            .zip(&widths)
+            .map(|(cell, w)| format!("{cell:<w$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// An error as the envelope's `error`: its path as the user can open it (the device path
@@ -432,5 +485,29 @@ pub fn redact_json(value: Value) -> Value {
                 .collect(),
         ),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_pads_each_column_to_its_widest_cell_and_trims_each_line() {
+        let rows = [
+            ["name", "url", ""].map(String::from),
+            ["ünï", "https://x", ""].map(String::from),
+            ["notion", "-", "a"].map(String::from),
+        ];
+        assert_eq!(
+            table(&rows),
+            "name    url\nünï     https://x\nnotion  -          a\n"
+        );
+    }
+
+    #[test]
+    fn paint_adds_nothing_when_off() {
+        assert_eq!(paint(false, "active", Style::Bold), "active");
+        assert_ne!(paint(true, "active", Style::Bold), "active");
     }
 }

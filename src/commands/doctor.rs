@@ -1,7 +1,8 @@
 //! `osctl doctor`: the field engineer's first command. Gathers facts about the device through
 //! the existing loaders, planners and the Services door, and hands them to [`crate::doctor`],
-//! which judges them. Read-only: it plans but never applies, takes no lock (it reads the lock
-//! holder's note), writes nothing, and every read is the bounded one the loaders use.
+//! which judges them into a typed report (the `--json` fields and, through its `Display`, the
+//! text). Read-only: it plans but never applies, takes no lock (it reads the lock holder's
+//! note), writes nothing, and every read is the bounded one the loaders use.
 //!
 //! Exit 0 when the device is healthy, 3 when there are findings, 1 only when doctor itself
 //! cannot run (a root that is not a folder, a read that fails outside any file it checks).
@@ -16,9 +17,7 @@ use crate::apply::lock::{self, STATE_DIR};
 use crate::device::Device;
 use crate::device::bootstrap::Bootstrap;
 use crate::device::state::AgentState;
-use crate::doctor::{
-    self, Drift, Facts, Journal, Probe, Problem, Report, Step, Switch, Unit, UnitRole,
-};
+use crate::doctor::{self, Drift, Facts, Journal, Probe, Problem, Step, Switch, Unit, UnitRole};
 use crate::error::{Error, Exit, Result};
 use crate::format::Format;
 use crate::format::dotenv::DotEnv;
@@ -40,12 +39,7 @@ pub(super) fn run(ctx: &Ctx, root: &Path) -> Result<Exit> {
     let at = Shown::new(&ctx.fs, root);
     let facts = gather(ctx, &at)?;
     let report = doctor::judge(&facts);
-    if ctx.json {
-        let doc = serde_json::to_value(&report).map_err(|e| Error::internal(e.to_string()))?;
-        ctx.out.report(doc);
-    } else {
-        ctx.out.product(&render(&report));
-    }
+    ctx.out.render(&report)?;
     Ok(if report.healthy {
         Exit::Success
     } else {
@@ -381,61 +375,4 @@ fn units(ctx: &Ctx, active: Option<RuntimeId>) -> Result<Probe<Vec<Unit>>> {
         });
     }
     Ok(Probe::Done(out))
-}
-
-/// The text report: one line per check, the findings (most important first), the next command.
-fn render(r: &Report) -> String {
-    let mut text = String::new();
-    if let Some(active) = &r.active {
-        text.push_str(&format!("{:<11}{active}\n", "active"));
-    }
-    for c in &r.checks {
-        text.push_str(&format!("{:<11}{:<9}{}\n", c.check, c.status, c.summary));
-    }
-    if let Some(units) = &r.units {
-        text.push('\n');
-        for u in units {
-            let state = if u.load == "not-found" {
-                "not installed".to_string()
-            } else {
-                format!("{} ({})", u.active, u.sub)
-            };
-            text.push_str(&format!(
-                "  {:<28}{state}{}\n",
-                u.unit,
-                if u.restarts > 0 {
-                    format!(", {} restarts", u.restarts)
-                } else {
-                    String::new()
-                }
-            ));
-        }
-    }
-    if !r.findings.is_empty() {
-        text.push_str(&format!(
-            "\n{} finding{}:\n",
-            r.findings.len(),
-            if r.findings.len() == 1 { "" } else { "s" }
-        ));
-        for f in &r.findings {
-            let at = match (&f.path, f.line, f.column) {
-                (Some(p), Some(l), Some(c)) => format!("{p}:{l}:{c}: "),
-                (Some(p), Some(l), None) => format!("{p}:{l}: "),
-                (Some(p), None, _) => format!("{p}: "),
-                (None, _, _) => String::new(),
-            };
-            text.push_str(&format!(
-                "  {} [{}] {at}{}\n",
-                f.severity.as_str(),
-                f.check,
-                f.message
-            ));
-            for d in &f.details {
-                text.push_str(&format!("      {d}\n"));
-            }
-            text.push_str(&format!("    fix: {}\n", f.fix));
-        }
-    }
-    text.push_str(&format!("\nnext: {}\n", r.next));
-    text
 }

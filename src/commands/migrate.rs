@@ -1,6 +1,7 @@
 //! `osctl migrate --from X --to Y [--no-daily] [--no-overwrite]`: the persona migration a
-//! runtime switch makes, on demand. Logic in `persona/`; the report goes to stderr (one line per
-//! item) and, with `--json`, into the document as `report`.
+//! runtime switch makes, on demand. Logic in `persona/`; its report (one line per item, the
+//! report's `Display`) is the product on stdout ahead of the plan's diff and, with `--json`, the
+//! document's `report`.
 
 use super::Ctx;
 use crate::cli::MigrateArgs;
@@ -27,19 +28,10 @@ pub(super) fn run(ctx: &Ctx, args: &MigrateArgs) -> Result<Exit> {
     let mut draft = Draft::new(&ctx.fs);
     let report = persona::run_migration(&mut draft, &device.layout, args.from, args.to, &opts)
         .map_err(|e| e.or_hint("nothing was written; fix the file named above and run again"))?;
-    // The report is the product (stdout); `-q` leaves it out.
+    // The report is the product (stdout), before the plan's diff; `-q` leaves it out. Its
+    // `--json` form is a field of the plan's report, so it does not go through `render`.
     if !ctx.out.quiet {
-        let mut text = String::new();
-        for item in &report.items {
-            text.push_str(&format!("{}\n", item.line()));
-        }
-        text.push_str(&format!(
-            "{} → {}: {}\n",
-            args.from,
-            args.to,
-            report.counts()
-        ));
-        ctx.out.product(&text);
+        ctx.out.product(&report.to_string());
     }
     ctx.finish(&draft.finish(), &Fields { report: &report })
 }

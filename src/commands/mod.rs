@@ -1,6 +1,8 @@
 //! One thin file per subcommand. A command reads the device, asks a planner for a [`Plan`], and
 //! hands it to [`Ctx::finish`], which prints it (`--dry-run`), counts it (`--check`) or applies
-//! it. The logic lives in `device/`, `runtime/`, `persona/` and `plan/`.
+//! it. A command that reports instead (status, doctor, the lists, a recover preview) builds one
+//! typed report (`Serialize` for `--json`, `Display` for the text) and hands it to
+//! [`Printer::render`]. The logic lives in `device/`, `runtime/`, `persona/` and `plan/`.
 
 pub(crate) mod channel;
 mod completions;

@@ -5,6 +5,9 @@
 //! of later runs. A switch killed before its commit point also leaves its record: once its files
 //! are restored, its services are brought in line with config.json, as `osctl reconcile` and the
 //! next `osctl switch` do, so a recovered device is never left with no runtime running.
+//! A preview's report (`--dry-run`, `--check`) is one typed [`Preview`], rendered by the printer.
+
+use std::fmt;
 
 use super::{Ctx, recovered_lines};
 use crate::apply::journal;
@@ -19,41 +22,12 @@ pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
         _ => None,
     };
     if ctx.previewing() {
-        for p in &pending {
-            let line = match &p.refused {
-                Some(why) => format!("would refuse {}: {why}\n", p.path),
-                None if p.rolls_forward => format!(
-                    "would keep the files of {} and finish its service actions (interrupted run: {})\n",
-                    p.path, p.command
-                ),
-                None => format!(
-                    "would restore {} path(s) from {} (interrupted run: {})\n",
-                    p.paths, p.path, p.command
-                ),
-            };
-            ctx.out.product(&line);
-        }
-        if let Some(r) = &interrupted_switch {
-            ctx.out.product(&if converge::untouched(r) {
-                format!(
-                    "would drop the record of a switch from {} to {} stopped before it touched a unit; the services stay as they are\n",
-                    r.from, r.to
-                )
-            } else {
-                format!(
-                    "would bring the services in line with config.json (a switch from {} to {} was interrupted)\n",
-                    r.from, r.to
-                )
-            });
-        }
         let anything = !pending.is_empty() || interrupted_switch.is_some();
-        if ctx.json {
-            ctx.out.report_of(&Preview {
-                pending: anything,
-                journals: &pending,
-                interrupted_switch: interrupted_switch.as_ref(),
-            })?;
-        }
+        ctx.out.render(&Preview {
+            pending: anything,
+            journals: &pending,
+            interrupted_switch: interrupted_switch.as_ref(),
+        })?;
         if !anything {
             ctx.out.status("nothing to do");
             return Ok(Exit::Success);
@@ -124,12 +98,49 @@ pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
     Ok(Exit::Success)
 }
 
-/// `osctl recover --dry-run`'s `--json` fields: what a run would restore.
+/// What `osctl recover --dry-run` reports: what a run would restore (the `--json` fields), and
+/// in text one line per journal and for the interrupted switch.
 #[derive(serde::Serialize)]
 struct Preview<'a> {
     pending: bool,
     journals: &'a [journal::Pending],
     interrupted_switch: Option<&'a record::Record>,
+}
+
+impl fmt::Display for Preview<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for p in self.journals {
+            match &p.refused {
+                Some(why) => writeln!(f, "would refuse {}: {why}", p.path)?,
+                None if p.rolls_forward => writeln!(
+                    f,
+                    "would keep the files of {} and finish its service actions (interrupted run: {})",
+                    p.path, p.command
+                )?,
+                None => writeln!(
+                    f,
+                    "would restore {} path(s) from {} (interrupted run: {})",
+                    p.paths, p.path, p.command
+                )?,
+            }
+        }
+        if let Some(r) = self.interrupted_switch {
+            if converge::untouched(r) {
+                writeln!(
+                    f,
+                    "would drop the record of a switch from {} to {} stopped before it touched a unit; the services stay as they are",
+                    r.from, r.to
+                )?;
+            } else {
+                writeln!(
+                    f,
+                    "would bring the services in line with config.json (a switch from {} to {} was interrupted)",
+                    r.from, r.to
+                )?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `osctl recover`'s `--json` fields: what it restored, and the switch it converged.

@@ -1,6 +1,8 @@
 //! `osctl status`: which runtime is active and why, and the state of every runtime. Read-only:
 //! it takes no lock and writes nothing. [`gather`] reads the device into a typed [`Report`], which
-//! is the `--json` document as it is and the source of the text report ([`render`]).
+//! is the `--json` document as it is and, through its `Display`, the text report.
+
+use std::fmt;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -12,7 +14,7 @@ use crate::device::Device;
 use crate::device::resolve::Source;
 use crate::device::state::AgentState;
 use crate::error::{Exit, Result};
-use crate::output::{Printer, Style};
+use crate::output::{self, Style, paint};
 use crate::path::DevPath;
 use crate::runtime::{Channel, REGISTRY, Runtime, RuntimeId, install, native};
 use crate::switch::record::{self, Record};
@@ -96,22 +98,18 @@ struct SwitchState {
 
 pub(super) fn run(ctx: &Ctx, _args: &StatusArgs) -> Result<Exit> {
     let report = gather(ctx)?;
-    if ctx.json {
-        ctx.out.report(
-            serde_json::to_value(&report)
-                .map_err(|e| crate::error::Error::internal(e.to_string()))?,
-        );
-        return Ok(Exit::Success);
+    if !ctx.json {
+        // With `--json` these are the document's fields; in text they are notes about the device
+        // and this run, so they go to stderr, before the table, which stays the product.
+        for w in &report.warnings {
+            ctx.out.warn(w);
+        }
+        if let Some(why) = &report.unit_states_unavailable {
+            ctx.out
+                .status(&format!("(unit states are not available: {why})"));
+        }
     }
-    for w in &report.warnings {
-        ctx.out.warn(w);
-    }
-    if let Some(why) = &report.unit_states_unavailable {
-        // A note about this run, not the device: stderr, so the table stays the product.
-        ctx.out
-            .status(&format!("(unit states are not available: {why})"));
-    }
-    ctx.out.product(&render(&report, &ctx.out));
+    ctx.out.render(&report)?;
     Ok(Exit::Success)
 }
 
@@ -231,146 +229,142 @@ fn gather(ctx: &Ctx) -> Result<Report> {
     })
 }
 
-/// The text report: the device, a table of the runtimes, channels, markers, interrupted runs.
-fn render(r: &Report, out: &Printer) -> String {
-    let mut text = String::new();
-    let field = |name: &str, value: String| format!("{:<17}{value}\n", name);
-    text.push_str(&field(
-        "active runtime",
-        format!(
-            "{} ({})",
-            out.paint(r.active.runtime.as_str(), Style::Bold),
-            r.active.from
-        ),
-    ));
-    if !r.config.exists {
-        text.push_str(&field(
-            "config",
-            format!(
-                "{} does not exist: a reset or factory-fresh device, defaults apply",
-                r.config.path
-            ),
-        ));
-    }
-    text.push_str(&field("llm config mode", r.llm_config_mode.to_string()));
-    let profile = match (&r.profile, &r.device_type) {
-        (Some(p), _) => format!(" ({p})"),
-        (None, Some(_)) => " (no ROBOT.md found)".into(),
-        (None, None) => String::new(),
-    };
-    text.push_str(&field(
-        "device type",
-        format!("{}{profile}", r.device_type.as_deref().unwrap_or("-")),
-    ));
-    if !r.capabilities.is_empty() {
-        text.push_str(&field("capabilities", r.capabilities.join(", ")));
-    }
-    text.push('\n');
+/// The text report: the device, a table of the runtimes, channels, markers, interrupted runs;
+/// the active runtime in bold in the alternate form (`{:#}`, for a terminal).
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let active = paint(f.alternate(), self.active.runtime.as_str(), Style::Bold);
+        field(
+            f,
+            "active runtime",
+            format!("{active} ({})", self.active.from),
+        )?;
+        if !self.config.exists {
+            field(
+                f,
+                "config",
+                format!(
+                    "{} does not exist: a reset or factory-fresh device, defaults apply",
+                    self.config.path
+                ),
+            )?;
+        }
+        field(f, "llm config mode", self.llm_config_mode)?;
+        let profile = match (&self.profile, &self.device_type) {
+            (Some(p), _) => format!(" ({p})"),
+            (None, Some(_)) => " (no ROBOT.md found)".into(),
+            (None, None) => String::new(),
+        };
+        let device_type = self.device_type.as_deref().unwrap_or("-");
+        field(f, "device type", format!("{device_type}{profile}"))?;
+        if !self.capabilities.is_empty() {
+            field(f, "capabilities", self.capabilities.join(", "))?;
+        }
+        writeln!(f)?;
 
-    let header = [
-        "runtime",
-        "installed",
-        "unit",
-        "state",
-        "mcp servers",
-        "skills",
-    ];
-    let mut table: Vec<[String; 6]> = vec![header.map(String::from)];
-    for row in &r.runtimes {
-        let name = if row.active {
-            format!("{} *", row.name)
-        } else {
-            row.name.to_string()
-        };
-        let installed = if row.installed {
-            "yes".to_string()
-        } else {
-            format!("no ({})", row.install_detail)
-        };
-        let state = match &row.unit_state {
-            Some(s) if s.load == "not-found" => "not-found".to_string(),
-            Some(s) if s.restarts > 0 => format!("{} ({} restarts)", s.active, s.restarts),
-            Some(s) => s.active.clone(),
-            None => "-".to_string(),
-        };
-        let mcp = match (&row.mcp_servers, &row.mcp_error) {
-            (_, Some(e)) => format!("unreadable: {e}"),
-            (Some(names), None) if !names.is_empty() => names.join(", "),
-            _ => "-".to_string(),
-        };
-        table.push([
-            name,
-            installed,
-            row.unit.clone(),
-            state,
-            mcp,
-            row.skills.len().to_string(),
-        ]);
-    }
-    text.push_str(&render_table(&table));
-    text.push('\n');
+        let header = [
+            "runtime",
+            "installed",
+            "unit",
+            "state",
+            "mcp servers",
+            "skills",
+        ];
+        let mut rows: Vec<[String; 6]> = vec![header.map(String::from)];
+        for row in &self.runtimes {
+            let name = if row.active {
+                format!("{} *", row.name)
+            } else {
+                row.name.to_string()
+            };
+            let installed = if row.installed {
+                "yes".to_string()
+            } else {
+                format!("no ({})", row.install_detail)
+            };
+            let state = match &row.unit_state {
+                Some(s) if s.load == "not-found" => "not-found".to_string(),
+                Some(s) if s.restarts > 0 => format!("{} ({} restarts)", s.active, s.restarts),
+                Some(s) => s.active.clone(),
+                None => "-".to_string(),
+            };
+            let mcp = match (&row.mcp_servers, &row.mcp_error) {
+                (_, Some(e)) => format!("unreadable: {e}"),
+                (Some(names), None) if !names.is_empty() => names.join(", "),
+                _ => "-".to_string(),
+            };
+            rows.push([
+                name,
+                installed,
+                row.unit.clone(),
+                state,
+                mcp,
+                row.skills.len().to_string(),
+            ]);
+        }
+        writeln!(f, "{}", output::table(&rows))?;
 
-    let list = |channels: &[Channel]| {
-        channels
-            .iter()
-            .map(|c| c.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let channels = if r.channels.configured.is_empty() {
-        "-".to_string()
-    } else {
-        list(&r.channels.configured)
-    };
-    text.push_str(&field("channels", channels));
-    if !r.channels.unsupported_by_active.is_empty() {
-        text.push_str(&field(
-            "",
-            format!(
-                "not supported by {}: {}",
-                r.active.runtime.spec().name,
-                list(&r.channels.unsupported_by_active)
-            ),
-        ));
-    }
-    let marker = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".to_string());
-    text.push_str(&field(
-        "reconciled for",
-        format!(
-            "persona {}, llm {}, channels {}, mcp {}",
-            marker(&r.markers.persona),
-            marker(&r.markers.llm_config_applied_runtime),
-            marker(&r.markers.channels_applied_runtime),
-            marker(&r.markers.mcp_applied_runtime),
-        ),
-    ));
-    let journals = if r.journals.is_empty() {
-        "none".to_string()
-    } else {
-        r.journals
-            .iter()
-            .map(|p| format!("{} ({})", p.id, p.command))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    text.push_str(&field("interrupted runs", journals));
-    if let Some(s) = &r.switch {
-        let state = if s.running {
-            "in progress"
-        } else {
-            "interrupted"
+        let list = |channels: &[Channel]| {
+            channels
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         };
-        text.push_str(&field(
-            "switch",
+        let channels = &self.channels;
+        match channels.configured.is_empty() {
+            true => field(f, "channels", "-")?,
+            false => field(f, "channels", list(&channels.configured))?,
+        }
+        if !channels.unsupported_by_active.is_empty() {
+            let name = self.active.runtime.spec().name;
+            let which = list(&channels.unsupported_by_active);
+            field(f, "", format!("not supported by {name}: {which}"))?;
+        }
+        let m = &self.markers;
+        let marker = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".to_string());
+        field(
+            f,
+            "reconciled for",
             format!(
-                "{state}: {} -> {} ({})",
-                s.record.from,
-                s.record.to,
-                s.record.phase.as_str()
+                "persona {}, llm {}, channels {}, mcp {}",
+                marker(&m.persona),
+                marker(&m.llm_config_applied_runtime),
+                marker(&m.channels_applied_runtime),
+                marker(&m.mcp_applied_runtime),
             ),
-        ));
+        )?;
+        let journals = if self.journals.is_empty() {
+            "none".to_string()
+        } else {
+            self.journals
+                .iter()
+                .map(|p| format!("{} ({})", p.id, p.command))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        field(f, "interrupted runs", journals)?;
+        if let Some(s) = &self.switch {
+            let state = if s.running {
+                "in progress"
+            } else {
+                "interrupted"
+            };
+            let r = &s.record;
+            let phase = r.phase.as_str();
+            field(
+                f,
+                "switch",
+                format!("{state}: {} -> {} ({phase})", r.from, r.to),
+            )?;
+        }
+        Ok(())
     }
-    text
+}
+
+/// One line of the report's device and marker sections: the name in a column of its own.
+fn field(f: &mut fmt::Formatter<'_>, name: &str, value: impl fmt::Display) -> fmt::Result {
+    writeln!(f, "{name:<17}{value}")
 }
 
 /// A switch recorded in `/var/lib/osctl/switch.json`, and whether it is running now (its
@@ -426,27 +420,4 @@ fn skills(ctx: &Ctx, device: &Device, rt: &Runtime) -> Result<Vec<String>> {
         }
     }
     Ok(out)
-}
-
-fn render_table(rows: &[[String; 6]]) -> String {
-    let mut widths = [0usize; 6];
-    for r in rows {
-        for (i, c) in r.iter().enumerate() {
-            widths[i] = widths[i].max(c.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for r in rows {
-        let mut line = String::new();
-        for (i, c) in r.iter().enumerate() {
-            if i + 1 == r.len() {
-                line.push_str(c);
-            } else {
-                line.push_str(&format!("{c:<w$}  ", w = widths[i]));
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }

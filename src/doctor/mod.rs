@@ -4,7 +4,8 @@
 //! This module owns the rules only (what counts as a problem, how bad it is, which fix comes
 //! first); it reads nothing and writes nothing, so every rule is unit-tested on plain data. The
 //! gathering (parsers, planners, `systemctl show`, `journalctl`) lives in
-//! `commands/doctor.rs`, which goes through the existing loaders and planners.
+//! `commands/doctor.rs`, which goes through the existing loaders and planners; the text form of
+//! the report is `render.rs`.
 //!
 //! Order of importance, which decides `next`: a run that holds the device lock now (everything
 //! else may be mid-change), journals left by interrupted runs (every writer restores them first),
@@ -13,6 +14,8 @@
 //! the device itself runs them at boot: reconcile, then the runtime's `ExecStartPre=` presync,
 //! which heals what reconcile carried), skills drift, then unit states that are merely
 //! unexpected.
+
+mod render;
 
 use serde::Serialize;
 

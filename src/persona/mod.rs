@@ -195,7 +195,7 @@ pub fn run_migration(
         m.into_parts()
     };
     emit(draft, staged, &mut items, from)?;
-    Ok(Report::new(format!("{from}_to_{to}"), opts.preview, items))
+    Ok(Report::new(from, to, opts.preview, items))
 }
 
 /// Plans each staged file whose content changes, after a backup of what it replaces.

@@ -2,7 +2,11 @@
 //! (`soul`, `identity`, `identity-inline`, `memory`, `knowledge`, `user-profile`), each with its
 //! source, destination, status and reason, and the counts per status.
 
+use std::fmt;
+
 use serde_json::{Map, Value};
+
+use crate::runtime::RuntimeId;
 
 /// How one item ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -79,6 +83,11 @@ pub struct Summary {
 pub struct Report {
     /// `<from>_to_<to>`.
     pub direction: String,
+    /// The runtimes read and written, for the text's last line (the JSON says `direction`).
+    #[serde(skip)]
+    pub from: RuntimeId,
+    #[serde(skip)]
+    pub to: RuntimeId,
     /// `execute`, or `dry-run` for a preview (`--dry-run`, `--check`).
     pub mode: &'static str,
     pub items: Vec<Item>,
@@ -86,7 +95,7 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn new(direction: String, preview: bool, items: Vec<Item>) -> Report {
+    pub fn new(from: RuntimeId, to: RuntimeId, preview: bool, items: Vec<Item>) -> Report {
         let mut summary = Summary::default();
         for it in &items {
             match it.status {
@@ -97,7 +106,9 @@ impl Report {
             }
         }
         Report {
-            direction,
+            direction: format!("{from}_to_{to}"),
+            from,
+            to,
             mode: if preview { "dry-run" } else { "execute" },
             items,
             summary,
@@ -113,5 +124,15 @@ impl Report {
             self.summary.conflict,
             if self.summary.conflict == 1 { "" } else { "s" }
         )
+    }
+}
+
+/// The text report: one line per item, then the direction and the counts.
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for item in &self.items {
+            writeln!(f, "{}", item.line())?;
+        }
+        writeln!(f, "{} → {}: {}", self.from, self.to, self.counts())
     }
 }

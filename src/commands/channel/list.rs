@@ -1,5 +1,8 @@
 //! `osctl channel list`: configured channels, what a runtime (the active one by default) can
-//! run, who runs them, and which of them `channel add` sets up. Read-only.
+//! run, who runs them, and which of them `channel add` sets up. Read-only. The typed
+//! [`Listing`] is the `--json` fields and, through its `Display`, the text.
+
+use std::fmt;
 
 use serde::Serialize;
 
@@ -20,66 +23,33 @@ pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
         .copied()
         .filter(|c| !spec.supports(*c))
         .collect();
-    if ctx.json {
-        let configured = configured
-            .iter()
-            .map(|&c| Configured {
-                channel: c,
-                supported: spec.supports(c),
-                run_by: spec.supports(c).then(|| channel::owner(rt, c)),
-            })
-            .collect();
-        ctx.out.report_of(&Listing {
-            runtime: rt,
-            configured,
-            supported: spec.channels,
-            addable: spec
-                .channels
-                .iter()
-                .copied()
-                .filter(|c| channel::addable(*c))
-                .collect(),
-            unsupported: &unsupported,
-            channels_applied_runtime: device.config.opt("channels_applied_runtime"),
-            channels_unsupported: device.config.str_list("channels_unsupported"),
-        })?;
-        return Ok(Exit::Success);
-    }
-    let mut text = match args.runtime {
-        Some(_) => format!("runtime          {rt}\n"),
-        None => format!("active runtime   {rt}\n"),
-    };
-    // Named as `channel add` treats them: one it does not set up says where it is set up.
-    let can: Vec<String> = spec
-        .channels
+    let configured = configured
         .iter()
-        .map(|&c| match channel::addable(c) {
-            true => c.as_str().to_string(),
-            false => format!("{c} (config.json bluebubbles_*, not channel add)"),
+        .map(|&c| Configured {
+            channel: c,
+            supported: spec.supports(c),
+            run_by: spec.supports(c).then(|| channel::owner(rt, c)),
         })
         .collect();
-    text.push_str(&format!("it can run       {}\n", can.join(", ")));
-    if configured.is_empty() {
-        text.push_str("configured       -\n");
-    }
-    for (i, &c) in configured.iter().enumerate() {
-        let label = if i == 0 { "configured" } else { "" };
-        let how = match (spec.supports(c), channel::owner(rt, c)) {
-            (false, _) => format!("not supported by {rt} (credentials kept)"),
-            (true, Owner::Runtime) => format!("run by {rt} from its own config"),
-            (true, Owner::Device) => "run by the device's own loop".to_string(),
-        };
-        text.push_str(&format!("{label:<17}{:<10}{how}\n", c.as_str()));
-    }
-    text.push_str(&format!(
-        "reconciled for   {}\n",
-        device.config.opt("channels_applied_runtime").unwrap_or("-")
-    ));
-    ctx.out.product(&text);
+    ctx.out.render(&Listing {
+        runtime: rt,
+        configured,
+        supported: spec.channels,
+        addable: spec
+            .channels
+            .iter()
+            .copied()
+            .filter(|c| channel::addable(*c))
+            .collect(),
+        unsupported: &unsupported,
+        channels_applied_runtime: device.config.opt("channels_applied_runtime"),
+        channels_unsupported: device.config.str_list("channels_unsupported"),
+        given: args.runtime.is_some(),
+    })?;
     Ok(Exit::Success)
 }
 
-/// `osctl channel list`'s `--json` fields.
+/// What `osctl channel list` reports: the `--json` fields, and the text.
 #[derive(Serialize)]
 struct Listing<'a> {
     runtime: crate::runtime::RuntimeId,
@@ -92,6 +62,9 @@ struct Listing<'a> {
     /// What the last channel apply recorded in config.json.
     channels_applied_runtime: Option<&'a str>,
     channels_unsupported: Vec<String>,
+    /// Whether `--runtime` named the runtime (the text then does not call it the active one).
+    #[serde(skip)]
+    given: bool,
 }
 
 /// A configured channel: whether the runtime runs it, and who does.
@@ -100,4 +73,42 @@ struct Configured {
     channel: Channel,
     supported: bool,
     run_by: Option<Owner>,
+}
+
+/// The runtime, what it can run, each configured channel and who runs it, the marker.
+impl fmt::Display for Listing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rt = self.runtime;
+        match self.given {
+            true => writeln!(f, "runtime          {rt}")?,
+            false => writeln!(f, "active runtime   {rt}")?,
+        }
+        // Named as `channel add` treats them: one it does not set up says where it is set up.
+        let can: Vec<String> = self
+            .supported
+            .iter()
+            .map(|c| match self.addable.contains(c) {
+                true => c.as_str().to_string(),
+                false => format!("{c} (config.json bluebubbles_*, not channel add)"),
+            })
+            .collect();
+        writeln!(f, "it can run       {}", can.join(", "))?;
+        if self.configured.is_empty() {
+            writeln!(f, "configured       -")?;
+        }
+        for (i, c) in self.configured.iter().enumerate() {
+            let label = if i == 0 { "configured" } else { "" };
+            let how = match c.run_by {
+                None => format!("not supported by {rt} (credentials kept)"),
+                Some(Owner::Runtime) => format!("run by {rt} from its own config"),
+                Some(Owner::Device) => "run by the device's own loop".to_string(),
+            };
+            writeln!(f, "{label:<17}{:<10}{how}", c.channel.as_str())?;
+        }
+        writeln!(
+            f,
+            "reconciled for   {}",
+            self.channels_applied_runtime.unwrap_or("-")
+        )
+    }
 }

@@ -1,4 +1,7 @@
-//! `osctl mcp list`: a runtime's MCP servers, read from its own file. Read-only.
+//! `osctl mcp list`: a runtime's MCP servers, read from its own file. Read-only. The typed
+//! [`Listing`] is the `--json` fields and, through its `Display`, the text table.
+
+use std::fmt;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -6,99 +9,30 @@ use serde_json::Value;
 use super::ListArgs;
 use crate::commands::Ctx;
 use crate::error::{Exit, Result};
-use crate::mcp::reader;
+use crate::mcp::reader::{self, Servers};
+use crate::output::table;
 use crate::plan::Draft;
+use crate::runtime::Runtime;
+use crate::runtime::mcp::{Entry, style::Read};
 
 pub(super) fn run(ctx: &Ctx, args: &ListArgs) -> Result<Exit> {
     let device = ctx.device()?;
     let rt = device.chosen(args.runtime)?.spec();
     let servers = reader::read(&Draft::new(&ctx.fs), &device.layout, rt)?;
-    if ctx.json {
-        let list = servers
-            .servers
-            .iter()
-            .map(|s| match &s.read {
-                Ok(r) => Line::Read {
-                    name: &s.name,
-                    transport: r.entry.transport(),
-                    enabled: r.entry.enabled,
-                    entry: r.entry.to_value(),
-                    not_carried: &r.dropped,
-                },
-                Err(why) => Line::Unreadable {
-                    name: &s.name,
-                    error: why,
-                },
-            })
-            .collect();
-        ctx.out.report_of(&Listing {
-            runtime: rt.id,
-            file: &servers.file,
-            exists: servers.exists,
-            servers: list,
-        })?;
-        return Ok(Exit::Success);
-    }
-    let mut rows = vec![["name", "transport", "command / url", "env / headers"].map(String::from)];
-    for s in &servers.servers {
-        rows.push(match &s.read {
-            Ok(r) => {
-                let keys: Vec<&str> = r.entry.values().keys().map(String::as_str).collect();
-                let mut transport = r.entry.transport().to_string();
-                if !r.entry.enabled {
-                    transport.push_str(" (disabled)");
-                }
-                [s.name.clone(), transport, r.entry.target(), keys.join(", ")]
-            }
-            Err(why) => [
-                s.name.clone(),
-                "?".into(),
-                format!("unreadable: {why}"),
-                String::new(),
-            ],
-        });
-    }
-    let mut text = format!("{} ({})\n", rt.name, servers.file);
-    if servers.servers.is_empty() {
-        text.push_str(if servers.exists {
-            "no MCP servers\n"
-        } else {
-            "no MCP servers (the file does not exist)\n"
-        });
-    } else {
-        text.push_str(&table(&rows));
-    }
-    ctx.out.product(&text);
+    ctx.out.render(&Listing::of(rt, &servers))?;
     Ok(Exit::Success)
 }
 
-fn table(rows: &[[String; 4]]) -> String {
-    let mut widths = [0usize; 4];
-    for r in rows {
-        for (i, c) in r.iter().enumerate() {
-            widths[i] = widths[i].max(c.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for r in rows {
-        let line: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{c:<w$}", w = widths[i]))
-            .collect();
-        out.push_str(line.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-/// `osctl mcp list`'s `--json` fields.
+/// What `osctl mcp list` reports: the `--json` fields, and the text table.
 #[derive(Serialize)]
 struct Listing<'a> {
     runtime: crate::runtime::RuntimeId,
     file: &'a crate::path::DevPath,
     exists: bool,
     servers: Vec<Line<'a>>,
+    /// The runtime's display name, for the text's heading.
+    #[serde(skip)]
+    name: &'static str,
 }
 
 /// One server of the file: its canonical entry, or why the native entry is not one.
@@ -112,9 +46,88 @@ enum Line<'a> {
         entry: Value,
         /// Keys of the native entry the canonical entry leaves out.
         not_carried: &'a [String],
+        /// The entry itself: the text shows its command or URL and its env or header names.
+        #[serde(skip)]
+        canonical: &'a Entry,
     },
     Unreadable {
         name: &'a str,
         error: &'a str,
     },
+}
+
+impl<'a> Listing<'a> {
+    fn of(rt: &'static Runtime, servers: &'a Servers) -> Self {
+        let lines = servers
+            .servers
+            .iter()
+            .map(|s| match &s.read {
+                Ok(Read { entry, dropped }) => Line::Read {
+                    name: &s.name,
+                    transport: entry.transport(),
+                    enabled: entry.enabled,
+                    entry: entry.to_value(),
+                    not_carried: dropped,
+                    canonical: entry,
+                },
+                Err(why) => Line::Unreadable {
+                    name: &s.name,
+                    error: why,
+                },
+            })
+            .collect();
+        Listing {
+            runtime: rt.id,
+            file: &servers.file,
+            exists: servers.exists,
+            servers: lines,
+            name: rt.name,
+        }
+    }
+}
+
+/// The runtime and its file, then a table of the servers (or why there are none).
+impl fmt::Display for Listing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} ({})", self.name, self.file)?;
+        if self.servers.is_empty() {
+            return f.write_str(if self.exists {
+                "no MCP servers\n"
+            } else {
+                "no MCP servers (the file does not exist)\n"
+            });
+        }
+        let mut rows =
+            vec![["name", "transport", "command / url", "env / headers"].map(String::from)];
+        for line in &self.servers {
+            rows.push(match line {
+                Line::Read {
+                    name,
+                    transport,
+                    enabled,
+                    canonical,
+                    ..
+                } => {
+                    let keys: Vec<&str> = canonical.values().keys().map(String::as_str).collect();
+                    let transport = match enabled {
+                        true => transport.to_string(),
+                        false => format!("{transport} (disabled)"),
+                    };
+                    [
+                        name.to_string(),
+                        transport,
+                        canonical.target(),
+                        keys.join(", "),
+                    ]
+                }
+                Line::Unreadable { name, error } => [
+                    name.to_string(),
+                    "?".into(),
+                    format!("unreadable: {error}"),
+                    String::new(),
+                ],
+            });
+        }
+        f.write_str(&table(&rows))
+    }
 }

@@ -1,7 +1,11 @@
-//! `osctl skills list`: the runtime's skills, read-only (logic in `skills::list`).
+//! `osctl skills list`: the runtime's skills, read-only (logic in `skills::list`). The typed
+//! [`Listing`] is the `--json` fields and, through its `Display`, the text table.
+
+use std::fmt;
 
 use crate::commands::Ctx;
 use crate::error::{Exit, Result};
+use crate::output::table;
 use crate::runtime::RuntimeId;
 use crate::skills::list::{self, Row};
 
@@ -9,22 +13,26 @@ pub(super) fn run(ctx: &Ctx, runtime: Option<RuntimeId>) -> Result<Exit> {
     let device = ctx.device()?;
     let rt = device.chosen(runtime)?;
     let rows = list::rows(&ctx.fs, &device, rt)?;
-    if ctx.json {
-        ctx.out.report_of(&Listing {
-            runtime: rt,
-            skills: &rows,
-        })?;
-    } else {
-        ctx.out.product(&table(&rows));
-    }
+    ctx.out.render(&Listing {
+        runtime: rt,
+        skills: &rows,
+    })?;
     Ok(Exit::Success)
 }
 
+/// What `osctl skills list` reports: the `--json` fields, and the text table.
+#[derive(serde::Serialize)]
+struct Listing<'a> {
+    runtime: RuntimeId,
+    skills: &'a [Row],
+}
+
 /// A plain table: name, version, supported, hash (12 characters), where it comes from.
-pub(super) fn table(rows: &[Row]) -> String {
-    let cells: Vec<[String; 5]> = rows
-        .iter()
-        .map(|r| {
+impl fmt::Display for Listing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let header = ["NAME", "VERSION", "SUPPORTED", "HASH", "ORIGIN"].map(String::from);
+        let mut rows = vec![header];
+        for r in self.skills {
             let name = if r.kind == "hook" {
                 format!("hook:{}", r.name)
             } else {
@@ -41,7 +49,7 @@ pub(super) fn table(rows: &[Row]) -> String {
             } else if !r.present {
                 origin.push_str(", not installed");
             }
-            [
+            rows.push([
                 name,
                 r.version.clone().unwrap_or_else(|| "-".into()),
                 supported,
@@ -50,32 +58,8 @@ pub(super) fn table(rows: &[Row]) -> String {
                     .map(|h| h[..12].to_string())
                     .unwrap_or_else(|| "-".into()),
                 origin,
-            ]
-        })
-        .collect();
-    let header = ["NAME", "VERSION", "SUPPORTED", "HASH", "ORIGIN"].map(String::from);
-    let mut widths = header.clone().map(|h| h.len());
-    for row in &cells {
-        for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
+            ]);
         }
+        f.write_str(&table(&rows))
     }
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(&cells) {
-        let line: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        out.push_str(line.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-/// `osctl skills list`'s `--json` fields.
-#[derive(serde::Serialize)]
-struct Listing<'a> {
-    runtime: RuntimeId,
-    skills: &'a [Row],
 }
