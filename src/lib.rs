@@ -68,6 +68,7 @@ pub(crate) mod reset;
 pub mod runtime;
 pub(crate) mod setup;
 pub mod skills;
+pub(crate) mod status;
 pub mod switch;
 #[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 pub mod system;

@@ -4,7 +4,7 @@
 //! ```text
 //! the command line   cli, commands            parse, complete, render, exit code
 //! features           channel, device, doctor, mcp, persona, presync, reconcile, reset,
-//!                    runtime, setup, skills, switch
+//!                    runtime, setup, skills, status, switch
 //! apply              apply                    the only writer: journal, lock, atomic writes
 //! planning (pure)    plan, format             drafts, diffs, format-preserving editors
 //! system             system                   the only door to the outside
@@ -38,6 +38,7 @@ const LAYERS: &[&[&str]] = &[
         "runtime",
         "setup",
         "skills",
+        "status",
         "switch",
     ],
     &["apply"],
