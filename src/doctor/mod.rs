@@ -1,11 +1,10 @@
-//! `osctl doctor`'s judgement: turns the facts the command gathered about a device ([`Facts`])
-//! into findings ([`Finding`]) and the one next command to run ([`Report::next`]).
+//! `osctl doctor`: the facts gathered about a device ([`Facts`], by [`gather`]) judged into
+//! findings ([`Finding`]) and the one next command to run ([`Report::next`]).
 //!
-//! This module owns the rules only (what counts as a problem, how bad it is, which fix comes
-//! first); it reads nothing and writes nothing, so every rule is unit-tested on plain data. The
-//! gathering (parsers, planners, `systemctl show`, `journalctl`) lives in
-//! `commands/doctor.rs`, which goes through the existing loaders and planners; the text form of
-//! the report is `render.rs`.
+//! The rules here (what counts as a problem, how bad it is, which fix comes first) read nothing
+//! and write nothing, so every rule is unit-tested on plain data. The gathering (parsers,
+//! planners, `systemctl show`, `journalctl`) is `gather.rs`, which goes through the existing
+//! loaders and planners; the text form of the report is `render.rs`.
 //!
 //! Order of importance, which decides `next`: a run that holds the device lock now (everything
 //! else may be mid-change), journals left by interrupted runs (every writer restores them first),
@@ -15,7 +14,10 @@
 //! which heals what reconcile carried), skills drift, then unit states that are merely
 //! unexpected.
 
+mod gather;
 mod render;
+
+pub(crate) use gather::gather;
 
 use serde::Serialize;
 
