@@ -2,6 +2,7 @@
 
 pub mod channel;
 pub mod complete;
+pub mod man;
 pub mod mcp;
 
 use std::path::PathBuf;

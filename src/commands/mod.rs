@@ -378,5 +378,3 @@ pub fn dispatch_without_device(cli: &Cli) -> Result<Exit> {
         _ => Err(crate::error::Error::internal("this command needs a device")),
     }
 }
-
-pub use completions::{examples as man_examples, man_page, man_pages};

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use osctl::cli::Shell;
 use osctl::cli::complete::completion_script;
-use osctl::commands::man_pages;
+use osctl::cli::man::man_pages;
 
 fn check(rel: &str, fresh: Vec<u8>, stale: &mut Vec<String>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::process::Command as Process;
 
 use clap::CommandFactory;
+use osctl::cli::man::{examples as man_examples, man_pages};
 use osctl::cli::{Cli, applicable_globals, parse};
-use osctl::commands::{man_examples, man_pages};
 
 fn text(page: &[u8]) -> String {
     String::from_utf8(page.to_vec()).unwrap()
