@@ -132,8 +132,35 @@ fn layer_of(module: &str) -> usize {
         .unwrap_or_else(|| panic!("src/{module} is in no layer of tests/it/layers.rs: add it"))
 }
 
+/// The module graph in Graphviz's language, one rank per layer, each arrow labelled with how
+/// many files make it: `OSCTL_IMPORT_GRAPH=FILE cargo test --test it layers::` writes it (then
+/// `dot -Tsvg FILE`), so anyone can look at the layers the checks below hold.
+fn dot(arrows: &BTreeMap<String, BTreeMap<String, BTreeSet<String>>>) -> String {
+    let mut out = String::from("digraph osctl {\n  rankdir=TB;\n  node [shape=box];\n");
+    for (i, layer) in LAYERS.iter().enumerate() {
+        let names: Vec<String> = layer.iter().map(|m| format!("\"{m}\"")).collect();
+        out.push_str(&format!(
+            "  subgraph layer{i} {{ rank=same; {}; }}\n",
+            names.join("; ")
+        ));
+    }
+    for (from, tos) in arrows {
+        for (to, files) in tos {
+            out.push_str(&format!(
+                "  \"{from}\" -> \"{to}\" [label=\"{}\"];\n",
+                files.len()
+            ));
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
 #[test]
 fn arrows_point_down() {
+    if let Ok(file) = std::env::var("OSCTL_IMPORT_GRAPH") {
+        std::fs::write(&file, dot(&arrows())).unwrap();
+    }
     let mut up = Vec::new();
     for (from, tos) in arrows() {
         for (to, files) in tos {
