@@ -9,7 +9,9 @@
 //! cannot reproduce is a conflict, and the caller refuses it, naming that line; a line it does
 //! not touch stays exactly as written.
 
-use similar::{Algorithm, DiffOp, capture_diff_slices};
+use similar::DiffOp;
+
+use super::linediff;
 
 /// An edit that would have to rewrite a line of `text` the library renders differently: its
 /// 1-based line number in `text`.
@@ -33,7 +35,7 @@ pub(crate) fn carry(rendered: &str, text: &str, edited: &str) -> Result<String, 
     let theirs = lines(edited);
     // base line -> the equal line of `text`
     let mut map: Vec<Option<usize>> = vec![None; base.len()];
-    for op in capture_diff_slices(Algorithm::Myers, &base, &ours) {
+    for op in linediff::ops(&base, &ours) {
         if let DiffOp::Equal {
             old_index,
             new_index,
@@ -58,7 +60,7 @@ pub(crate) fn carry(rendered: &str, text: &str, edited: &str) -> Result<String, 
         line.min(ours.len().max(1))
     };
     let mut splices: Vec<(usize, usize, Vec<&str>)> = Vec::new();
-    for op in capture_diff_slices(Algorithm::Myers, &base, &theirs) {
+    for op in linediff::ops(&base, &theirs) {
         let (old, new) = match op {
             DiffOp::Equal { .. } => continue,
             DiffOp::Delete {

@@ -32,6 +32,7 @@ mod carry;
 pub mod doc;
 pub mod dotenv;
 pub mod json;
+pub(crate) mod linediff;
 pub mod mdblock;
 pub mod toml;
 pub mod yaml;

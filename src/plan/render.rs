@@ -3,9 +3,9 @@
 //! printer masks known values once more as a second net).
 
 use serde_json::{Value, json};
-use similar::TextDiff;
 
 use super::{ChangeKind, FileChange, FileState, Plan, Step};
+use crate::format::linediff;
 use crate::redact::redact;
 
 /// The whole plan as text: one diff per file change, one `# …` line per action, in order.
@@ -208,13 +208,7 @@ pub fn file_diff(change: &FileChange) -> String {
             } else {
                 "/dev/null"
             };
-            let text = TextDiff::from_lines(old_s, new_s)
-                .unified_diff()
-                .context_radius(3)
-                .missing_newline_hint(true)
-                .header(from, to)
-                .to_string();
-            out.push_str(&text);
+            out.push_str(&linediff::unified(old_s, new_s, from, to));
         }
     }
     redact(&out).into_owned()
