@@ -46,3 +46,19 @@ pub fn packaged_man_page(page: &[u8]) -> Vec<u8> {
     }
     text.into_bytes()
 }
+
+/// [`dev_path`] as a `&'static str`, for suites whose per-runtime tables hold static paths (each
+/// path is made once and kept for the process).
+pub fn dev_path_static(loc: Loc) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::{Mutex, OnceLock};
+    static PATHS: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+    let path = dev_path(loc);
+    let mut paths = PATHS.get_or_init(Default::default).lock().unwrap();
+    if let Some(p) = paths.get(path.as_str()) {
+        return p;
+    }
+    let p: &'static str = Box::leak(path.into_boxed_str());
+    paths.insert(p);
+    p
+}
