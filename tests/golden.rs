@@ -10,7 +10,15 @@
 //!   changes, `deleted` lists the paths it removes (one a line, sorted). **Neither means the run
 //!   must leave the input tree exactly as it was** (nothing written, nothing removed). See
 //!   `tests/it/support/golden_tree.rs` for the rules;
-//! - `stdout`, `stderr`: the expected output, with the sandbox path shown as `[ROOT]`.
+//! - `stdout`, `stderr`: the expected output, with the sandbox path shown as `[ROOT]`;
+//! - `stdout.test-runtime`, `stderr.test-runtime` (a few cases): the expected output of the build
+//!   with `--features test-runtime`, where the output lists every registered runtime and so names
+//!   the test-only seventh (`status` has a row per runtime, an unknown name's hint lists the valid
+//!   ones). The plain files stay what the six-runtime build (the package) prints and are checked
+//!   there; under the feature the `.test-runtime` file, when the case has one, is checked instead,
+//!   in full, so the seventh runtime's lines are proven too. One exists only where the two
+//!   builds' outputs differ (a bless under the feature writes it then and removes it otherwise),
+//!   and it must name a runtime the package does not ship.
 //!
 //! Trees are compared exactly: the expected tree (the input with the delta applied) against the
 //! tree the run leaves, the same files, links and empty folders, with the same bytes, so a golden
@@ -185,8 +193,13 @@ fn run_case(case: &Case, bless: bool) -> Option<String> {
     let after = tree(&root);
 
     if bless {
-        write_if_changed(&case.dir.join("stdout"), &stdout);
-        write_if_changed(&case.dir.join("stderr"), &stderr);
+        for (name, actual) in [("stdout", &stdout), ("stderr", &stderr)] {
+            bless_output(&case.dir, name, actual);
+        }
+    }
+    // Under the feature a bless records the outputs only: the exit status and the tree are the
+    // package's, and are checked below.
+    if bless && !cfg!(feature = "test-runtime") {
         if status != case.status {
             let text = std::fs::read_to_string(case.dir.join("cmd.toml")).unwrap();
             let mut doc: toml_edit::DocumentMut = text.parse().unwrap();
@@ -202,13 +215,16 @@ fn run_case(case: &Case, bless: bool) -> Option<String> {
         problems.push_str(&format!("exit status {status}, expected {}\n", case.status));
     }
     for (name, actual) in [("stdout", &stdout), ("stderr", &stderr)] {
-        let expected = std::fs::read_to_string(case.dir.join(name)).unwrap_or_default();
+        let (file, expected) = expected_output(&case.dir, name);
         if &expected != actual {
             let diff = similar::TextDiff::from_lines(&expected, actual)
                 .unified_diff()
-                .header(&format!("expected {name}"), &format!("actual {name}"))
+                .header(&format!("expected {file}"), &format!("actual {name}"))
                 .to_string();
-            problems.push_str(&format!("{name} differs:\n{diff}"));
+            problems.push_str(&format!("{file} differs:\n{diff}"));
+        }
+        if let Err(e) = check_build_output(&case.dir, name) {
+            problems.push_str(&e);
         }
     }
     let stored = read_delta(&case.dir);
@@ -234,6 +250,69 @@ fn run_case(case: &Case, bless: bool) -> Option<String> {
         }
     }
     (!problems.is_empty()).then_some(problems)
+}
+
+/// The suffix of the expected output of the build with the test-only runtime
+/// (`stdout.test-runtime`); see the top of this file.
+const TEST_RUNTIME: &str = "test-runtime";
+
+/// The file holding a case's expected `name` output for this build, and its text: under
+/// `--features test-runtime`, `<name>.test-runtime` when the case has one, else `<name>`.
+fn expected_output(dir: &Path, name: &str) -> (String, String) {
+    if cfg!(feature = "test-runtime") {
+        let file = format!("{name}.{TEST_RUNTIME}");
+        if let Ok(text) = std::fs::read_to_string(dir.join(&file)) {
+            return (file, text);
+        }
+    }
+    let text = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    (name.to_string(), text)
+}
+
+/// A `.test-runtime` output must differ from the plain one, and by naming a runtime of the
+/// registry the package does not ship: it records what the seventh runtime adds, nothing else.
+fn check_build_output(dir: &Path, name: &str) -> Result<(), String> {
+    let file = format!("{name}.{TEST_RUNTIME}");
+    let Ok(text) = std::fs::read_to_string(dir.join(&file)) else {
+        return Ok(());
+    };
+    let plain = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    if text == plain {
+        return Err(format!(
+            "{file} is the same as {name}: remove it (a bless under the feature does)\n"
+        ));
+    }
+    // Checked where the test-only runtime is registered (its name is not in the plain build).
+    let extra: Vec<&str> = osctl::runtime::REGISTRY[osctl::runtime::packaged().len()..]
+        .iter()
+        .map(|r| r.name)
+        .collect();
+    if cfg!(feature = "test-runtime") && !extra.iter().any(|rt| text.contains(rt)) {
+        return Err(format!(
+            "{file} names none of the test-only runtimes ({}): the difference is not theirs\n",
+            extra.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// Blesses a case's `name` output: the plain file in the six-runtime build; under the feature,
+/// the `.test-runtime` file when the output differs from the plain one (removed when it does not),
+/// so a bless with the feature never rewrites what the package's build prints.
+fn bless_output(dir: &Path, name: &str, actual: &str) {
+    if !cfg!(feature = "test-runtime") {
+        write_if_changed(&dir.join(name), actual);
+        return;
+    }
+    let plain = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    let file = dir.join(format!("{name}.{TEST_RUNTIME}"));
+    if plain == actual {
+        if file.exists() {
+            std::fs::remove_file(&file).unwrap();
+        }
+    } else {
+        write_if_changed(&file, actual);
+    }
 }
 
 /// Writes `text` unless the file already holds it.

@@ -117,20 +117,35 @@ mod tests {
                 "root/.config/opencode/opencode.json",
                 "{\n // c\n \"mcp\": {\"a\": {\"type\": \"local\", \"command\": [\"x\", \"1\"], \"enabled\": true}}\n}",
             ),
-            #[cfg(feature = "test-runtime")]
-            (
-                "root/.testclaw/config.json",
-                r#"{"mcpServers": {"a": {"type": "http", "url": "https://u"}}}"#,
-            ),
         ];
         for (p, t) in files {
             let host = dir.path().join(p);
             std::fs::create_dir_all(host.parent().unwrap()).unwrap();
             std::fs::write(host, t).unwrap();
         }
+        let layout = Layout::new(&DeviceEnv::default(), None);
+        // A registered runtime the table has no row for (the test-only one) whose container is
+        // canonical JSON: its file where the registry puts it, the remote server there.
+        for rt in crate::runtime::REGISTRY {
+            let host = dir.path().join(layout.path(rt.mcp.file).relative());
+            if host.exists() {
+                continue;
+            }
+            assert!(
+                rt.mcp.format == crate::format::Format::Json
+                    && rt.mcp.style == crate::runtime::McpStyle::Canonical,
+                "{}: add its container to this table",
+                rt.name
+            );
+            let mut doc = serde_json::json!({"a": {"type": "http", "url": "https://u"}});
+            for key in rt.mcp.path.iter().rev() {
+                doc = serde_json::json!({ *key: doc });
+            }
+            std::fs::create_dir_all(host.parent().unwrap()).unwrap();
+            std::fs::write(host, doc.to_string()).unwrap();
+        }
         let fs = RootFs::new(dir.path()).unwrap();
         let draft = Draft::new(&fs);
-        let layout = Layout::new(&DeviceEnv::default(), None);
         for id in RuntimeId::ALL {
             let s = read(&draft, &layout, id.spec()).unwrap();
             assert!(s.exists, "{id}");

@@ -104,6 +104,20 @@ pub const PACKAGED_NAMES: [&str; PACKAGED] = {
     names
 };
 
+/// The names of every runtime of [`REGISTRY`], in registry order: [`PACKAGED_NAMES`] in the
+/// package's build, and the test-only runtime too with `test-runtime`. The list tests iterate
+/// over where a registered runtime needs nothing of its own (their other lists derive from its
+/// [`Runtime`]), so `--features test-runtime` runs them on the seventh runtime unchanged.
+pub const NAMES: [&str; RUNTIMES] = {
+    let mut names = [""; RUNTIMES];
+    let mut i = 0;
+    while i < RUNTIMES {
+        names[i] = REGISTRY[i].name;
+        i += 1;
+    }
+    names
+};
+
 const _: () = {
     let mut i = 0;
     while i < REGISTRY.len() {

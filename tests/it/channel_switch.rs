@@ -14,16 +14,20 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-/// The six runtimes the package ships, from the registry.
-use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
+/// Every registered runtime (the test-only seventh too, under `--features test-runtime`).
+use osctl::runtime::NAMES as RUNTIMES;
 
-/// What each runtime can run, per the contract (docs/device-contract.md §2; `SupportedChannels`).
+use crate::support::registry;
+
+/// What each runtime can run, per the contract (docs/device-contract.md §2; `SupportedChannels`)
+/// for the six the package ships; what the registry declares for any other.
 fn supports(rt: &str, ch: &str) -> bool {
     match rt {
         "openclaw" => ["telegram", "slack", "discord", "whatsapp"].contains(&ch),
         "hermes" => ["telegram", "slack", "discord", "imessage"].contains(&ch),
         "picoclaw" => ch == "telegram",
-        _ => ["telegram", "slack", "discord"].contains(&ch),
+        "codex" | "claudecode" | "opencode" => ["telegram", "slack", "discord"].contains(&ch),
+        _ => registry::spec(rt).channels.iter().any(|c| c.as_str() == ch),
     }
 }
 
@@ -64,10 +68,20 @@ impl Device {
     fn new(from: &str) -> Device {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("device");
-        let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/cli/channel")
-            .join(format!("_{from}"));
-        copy_tree(&fixture, &root);
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/channel");
+        let own = fixtures.join(format!("_{from}"));
+        // The golden fixtures are one device per packaged runtime, the same tree with the runtime
+        // named in config.json; a runtime without one (the test-only one) starts from openclaw's
+        // with its own name there.
+        let derived = !own.is_dir();
+        copy_tree(
+            &if derived {
+                fixtures.join("_openclaw")
+            } else {
+                own
+            },
+            &root,
+        );
         let systemctl = dir.path().join("systemctl");
         std::fs::write(&systemctl, "#!/bin/sh\nexit 0\n").unwrap();
         use std::os::unix::fs::PermissionsExt;
@@ -77,6 +91,15 @@ impl Device {
             root,
             systemctl,
         };
+        if derived {
+            for k in [
+                "agent_runtime",
+                "channels_applied_runtime",
+                "mcp_applied_runtime",
+            ] {
+                d.set(k, json!(from));
+            }
+        }
         for (k, v) in CREDS {
             d.set(k, json!(v));
         }
@@ -276,7 +299,7 @@ fn channels_are_reapplied_from_every_runtime_to_every_other() {
             pairs += 1;
         }
     }
-    assert_eq!(pairs, 30);
+    assert_eq!(pairs, RUNTIMES.len() * (RUNTIMES.len() - 1));
 }
 
 #[test]

@@ -40,7 +40,11 @@ fn completions_and_man_page_are_fresh() {
     );
     let pages = man_pages().unwrap();
     for (name, page) in &pages {
-        check(&format!("man/{name}"), page.clone(), &mut stale);
+        // The committed pages are the package's (the six-runtime build): under
+        // `--features test-runtime` a page is compared without the test-only runtime's
+        // possible-value items, the one thing that build adds (a bless writes the package's page).
+        let page = crate::support::registry::packaged_man_page(page);
+        check(&format!("man/{name}"), page, &mut stale);
     }
     // A page whose command is gone is stale too.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");

@@ -14,8 +14,10 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-/// The six runtimes the package ships, from the registry.
-use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
+/// Every registered runtime (the test-only seventh too, under `--features test-runtime`).
+use osctl::runtime::NAMES as RUNTIMES;
+
+use crate::support::registry;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/mcp/_device")
@@ -53,12 +55,36 @@ fn device() -> Device {
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&systemctl, std::fs::Permissions::from_mode(0o755)).unwrap();
-    Device {
+    let d = Device {
         _dir: dir,
         root,
         systemctl_log,
         systemctl,
+    };
+    // A registered runtime whose file the fixture lacks (the test-only one) gets the fixture's
+    // `docs` server from `osctl mcp add`, the canonical entry every fixture file holds.
+    for rt in RUNTIMES {
+        if !d.root.join(file_of(rt)).exists() {
+            let out = osctl(
+                &d,
+                &[
+                    "mcp",
+                    "add",
+                    "docs",
+                    "--runtime",
+                    rt,
+                    "--allow-uninstalled",
+                    "--url",
+                    "https://docs.example.com/mcp",
+                    "--header",
+                    "X-Team=docs",
+                ],
+                None,
+            );
+            ok(&out, &format!("mcp add docs --runtime {rt}"));
+        }
     }
+    d
 }
 
 fn osctl(d: &Device, args: &[&str], stdin: Option<&str>) -> Output {
@@ -123,14 +149,16 @@ fn unit(rt: &str) -> &str {
     if rt == "hermes" { "hermes-gateway" } else { rt }
 }
 
-fn file_of(rt: &str) -> &'static str {
+/// The runtime's MCP file: the contract's for the six, the registry's for any other.
+fn file_of(rt: &str) -> String {
     match rt {
-        "openclaw" => "root/.openclaw/openclaw.json",
-        "hermes" => "root/.hermes/config.yaml",
-        "picoclaw" => "root/.picoclaw/config.json",
-        "codex" => "root/.codex/config.toml",
-        "claudecode" => "root/.claudecode/workspace/.mcp.json",
-        _ => "root/.config/opencode/opencode.json",
+        "openclaw" => "root/.openclaw/openclaw.json".into(),
+        "hermes" => "root/.hermes/config.yaml".into(),
+        "picoclaw" => "root/.picoclaw/config.json".into(),
+        "codex" => "root/.codex/config.toml".into(),
+        "claudecode" => "root/.claudecode/workspace/.mcp.json".into(),
+        "opencode" => "root/.config/opencode/opencode.json".into(),
+        _ => registry::dev_path(registry::spec(rt).mcp.file),
     }
 }
 
@@ -252,7 +280,7 @@ fn mcp_servers_are_carried_from_every_runtime_to_every_other() {
             pairs += 1;
         }
     }
-    assert_eq!(pairs, 30);
+    assert_eq!(pairs, RUNTIMES.len() * (RUNTIMES.len() - 1));
 }
 
 #[test]

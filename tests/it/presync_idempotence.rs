@@ -10,7 +10,10 @@ use std::path::Path;
 use std::process::Command;
 
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
-/// The six runtimes the package ships, from the registry.
+/// The six runtimes the package ships, from the registry: the trees presync runs on
+/// (`examples/presync/<rt>`, `tests/cli/presync/<rt>-<mode>`) are made for them by
+/// `tests/cli/presync/make-trees.py` (the sample device presyncs every registered runtime below,
+/// and `seventh_runtime` checks a second presync of another runs nothing).
 use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 /// The files holding secrets, per runtime (device paths without the leading `/`).
@@ -113,16 +116,16 @@ fn a_second_presync_changes_nothing() {
 
 #[test]
 fn the_example_device_presyncs_every_runtime_in_turn() {
-    // One device, six presyncs in a row (what a tour of switches does), then all six again:
-    // the second round plans nothing for any of them.
+    // One device, a presync of every registered runtime in a row (what a tour of switches
+    // does), then all again: the second round plans nothing for any of them.
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&Path::new(REPO).join("examples/device"), dir.path());
-    for rt in RUNTIMES {
+    for rt in osctl::runtime::NAMES {
         let (code, err) = osctl(dir.path(), &["presync", rt]);
         assert_eq!(code, 0, "{rt}: {err}");
     }
     let after = snapshot(dir.path());
-    for rt in RUNTIMES {
+    for rt in osctl::runtime::NAMES {
         let (code, err) = osctl(dir.path(), &["--check", "presync", rt]);
         assert_eq!(code, 0, "{rt}: {err}");
     }

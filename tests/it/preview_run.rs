@@ -10,8 +10,9 @@
 //!   replayed on a fresh copy by `support/patch.rs`) and once for real. A switch runs against the
 //!   fake systemctl, so its real run goes through. A new mutating case is covered without a line
 //!   here;
-//! - **the 30 ordered switch pairs**: the sample device is first switched to each runtime (for
-//!   real, fake systemd), then from there to each other runtime, previewed and run.
+//! - **the ordered switch pairs** of the registered runtimes (30 of the six; 42 with the test-only
+//!   seventh): the sample device is first switched to each runtime (for real, fake systemd),
+//!   then from there to each other runtime, previewed and run.
 //!
 //! Backups keep their content but not their nanoseconds (`<file>.bak-N`); file and folder modes
 //! count. Secrets are masked in a preview, so a masked line stands for the real line with the same
@@ -406,8 +407,8 @@ fn every_mutating_golden_case_previews_what_it_does() {
     assert!(same > 0 || !std::env::var("OSCTL_CASE").unwrap_or_default().is_empty());
 }
 
-/// The six runtimes the package ships, from the registry.
-use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
+/// Every registered runtime (the test-only seventh too, under `--features test-runtime`).
+use osctl::runtime::NAMES as RUNTIMES;
 
 /// The sample device switched (for real, fake systemd) to `rt`: its tree and systemd state.
 fn device_on(rt: &str, dir: &Path) -> (PathBuf, PathBuf) {
@@ -462,14 +463,15 @@ fn every_switch_pair_previews_what_it_does() {
             }
         }
     }
-    eprintln!("preview = run: {same} of 30 switch pairs agree");
+    let pairs = RUNTIMES.len() * (RUNTIMES.len() - 1);
+    eprintln!("preview = run: {same} of {pairs} switch pairs agree");
     assert!(
         failures.is_empty(),
-        "{} of 30 switch pairs preview something else than they do:\n\n{}",
+        "{} of {pairs} switch pairs preview something else than they do:\n\n{}",
         failures.len(),
         failures.join("\n\n")
     );
-    assert_eq!(same, 30);
+    assert_eq!(same, pairs);
 }
 
 /// The sample device (hermes) previewed a switch to codex with `root/.codex/.env` twice (the

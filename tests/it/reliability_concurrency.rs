@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 
 use crate::reliability_support::*;
 
-/// The six runtimes the package ships, from the registry.
+/// The six runtimes the package ships, from the registry: the suite's 16 writers are two presyncs
+/// of each of them and four MCP writers; which runtimes they write for is not what it tests.
 use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 const BUSY: &str = "another osctl run holds the device lock";

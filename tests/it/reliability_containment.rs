@@ -2,7 +2,7 @@
 //! and `..` the device holds.
 //!
 //! The sample device (`examples/device`) is first brought to the state where every runtime's
-//! files exist (a presync of each of the six runtimes, a skills sync against a loopback CDN).
+//! files exist (a presync of each registered runtime, a skills sync against a loopback CDN).
 //! Then, in each round, one kind of trap is planted on a fresh copy, next to a sibling folder
 //! `outside/` that holds a copy of everything a trap points at:
 //!
@@ -30,8 +30,8 @@ use std::path::{Path, PathBuf};
 use crate::reliability_support::*;
 use crate::skills_support::{Reply, Server};
 
-/// The six runtimes the package ships, from the registry.
-use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
+/// Every registered runtime (the test-only seventh too, under `--features test-runtime`).
+use osctl::runtime::NAMES as RUNTIMES;
 
 fn commands() -> Vec<Vec<&'static str>> {
     let mut c: Vec<Vec<&str>> = RUNTIMES.iter().map(|rt| vec!["presync", rt]).collect();

@@ -36,7 +36,9 @@ use std::time::{Duration, Instant};
 
 use crate::reliability_support::*;
 
-/// The six runtimes the package ships, from the registry.
+/// The six runtimes the package ships, from the registry: each scenario starts from a runtime's
+/// tree under `examples/presync/`, which `tests/cli/presync/make-trees.py` makes for them (a
+/// registered runtime without one is killed mid-run by `seventh_runtime` and `lifecycle`).
 use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 /// One command on one kind of device.

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use crate::reliability_support::*;
 use serde_json::{Value, json};
 
-/// The six runtimes the package ships, from the registry.
-use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
+/// Every registered runtime (the test-only seventh too, under `--features test-runtime`).
+use osctl::runtime::NAMES as RUNTIMES;
 
 struct Planter {
     rng: Rng,

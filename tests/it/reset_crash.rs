@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The six runtimes the package ships, from the registry.
+/// The six runtimes the package ships, from the registry: each run starts from the golden device
+/// `tests/cli/reset/active-<rt>/in`, which exists for them (the reset of a runtime without one is
+/// `seventh_runtime`'s and `lifecycle`'s, crashes included).
 use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
 
 #[derive(Debug, PartialEq, Eq, Clone)]

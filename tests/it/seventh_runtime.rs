@@ -10,14 +10,8 @@ use std::process::{Output, Stdio};
 
 use crate::reliability_support as rs;
 
-const SIX: [&str; 6] = [
-    "openclaw",
-    "hermes",
-    "picoclaw",
-    "codex",
-    "claudecode",
-    "opencode",
-];
+/// The six the package ships, from the registry.
+use osctl::runtime::PACKAGED_NAMES as SIX;
 
 struct Dev {
     _tmp: tempfile::TempDir,

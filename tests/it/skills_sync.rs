@@ -62,7 +62,24 @@ fn first_sync_installs_supported_skills_into_each_runtime_folder() {
             "/root/.config/opencode/skills",
         ),
     ];
+    // Another registered runtime (the test-only one, `--features test-runtime`): its skills
+    // folder and prompt prefix from the registry.
+    let others: Vec<(&str, String, String)> = crate::support::registry::test_only()
+        .map(|rt| {
+            let skills = crate::support::registry::spec(rt).skills;
+            let dir = crate::support::registry::dev_path(skills.dir);
+            let prefix = skills
+                .prompt_prefix
+                .map_or_else(|| format!("/{dir}"), str::to_string);
+            (rt, dir, prefix)
+        })
+        .collect();
+    let cases = cases
+        .iter()
+        .map(|(rt, dir, prefix)| (*rt, dir.to_string(), prefix.to_string()))
+        .chain(others);
     for (rt, dir, prefix) in cases {
+        let (dir, prefix) = (dir.as_str(), prefix.as_str());
         let dev = Device::new(&cdn.server, LAMP, None);
         let out = sync(&dev, &["--runtime", rt]);
         assert_eq!(out.status.code(), Some(0), "{rt}: {}", stderr(&out));

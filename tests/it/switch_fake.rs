@@ -560,14 +560,8 @@ fn the_presync_hook_runs_osctl_presync_for_the_runtime_it_is_named_after() {
             .output()
             .unwrap()
     };
-    for rt in [
-        "openclaw",
-        "hermes",
-        "picoclaw",
-        "codex",
-        "claudecode",
-        "opencode",
-    ] {
+    // Every registered runtime (the test-only seventh too, under `--features test-runtime`).
+    for rt in osctl::runtime::NAMES {
         let out = run(&format!("runtime-{rt}-presync"));
         assert_eq!(out.status.code(), Some(0), "{}", text(&out));
         assert_eq!(

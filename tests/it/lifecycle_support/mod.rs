@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use crate::reliability_support::{self as rs, Node, Rng, Tree};
 use crate::skills_support::Cdn;
+use crate::support::registry;
 use device::{Dev, Outcome, unit_of};
 use ops::{CHANNELS, Kill, MCP_NAMES, Op, OwnerKind, RUNTIMES, Sequence, UnitFault};
 
@@ -192,19 +193,36 @@ pub fn own_files(rt: &str) -> [(&'static str, Fmt); 2] {
             ("root/.claude.json", Fmt::Json),
             ("root/.claudecode/.env", Fmt::Env),
         ],
-        _ => [
+        "opencode" => [
             ("root/.config/opencode/opencode.json", Fmt::Json5),
             ("root/.opencode/.env", Fmt::Env),
         ],
+        // Any other registered runtime (the test-only one): its first two native files, from
+        // the registry (its only one twice, as openclaw's).
+        _ => {
+            let native = registry::spec(rt).native;
+            let file = |i: usize| {
+                let f = native[i.min(native.len() - 1)];
+                (registry::dev_path_static(f.loc), Fmt::of(f.format))
+            };
+            [file(0), file(1)]
+        }
     }
 }
 
-/// Files a reset of the active runtime keeps (README, Factory reset); its other files go.
+/// Files a reset of the active runtime keeps (README, Factory reset); its other files go. (A
+/// runtime the package does not ship keeps what its registry entry says.)
 fn kept_on_reset(path: &str) -> bool {
     matches!(
         path,
         "root/.hermes/config.yaml" | "root/.hermes/.env" | "root/.claude.json"
-    )
+    ) || registry::test_only().any(|rt| {
+        registry::spec(rt)
+            .reset
+            .keep
+            .iter()
+            .any(|k| registry::dev_path(*k) == path)
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,6 +235,21 @@ pub enum Fmt {
     Env,
 }
 
+impl Fmt {
+    /// The lifecycle's view of a native file's format (osctl's `Format`).
+    fn of(f: osctl::format::Format) -> Fmt {
+        use osctl::format::Format;
+        match f {
+            Format::Json => Fmt::Json,
+            Format::Jsonc | Format::Json5 => Fmt::Json5,
+            Format::Yaml => Fmt::Yaml,
+            Format::Toml => Fmt::Toml,
+            Format::DotEnv => Fmt::Env,
+            Format::Markdown => panic!("a native config file in Markdown"),
+        }
+    }
+}
+
 pub fn soul_path(rt: &str) -> &'static str {
     match rt {
         "openclaw" => "root/.openclaw/workspace/SOUL.md",
@@ -224,7 +257,8 @@ pub fn soul_path(rt: &str) -> &'static str {
         "picoclaw" => "root/.picoclaw/workspace/SOUL.md",
         "codex" => "root/.codex/workspace/SOUL.md",
         "claudecode" => "root/.claudecode/workspace/SOUL.md",
-        _ => "root/.opencode/workspace/SOUL.md",
+        "opencode" => "root/.opencode/workspace/SOUL.md",
+        _ => registry::dev_path_static(registry::spec(rt).persona.soul),
     }
 }
 
@@ -235,7 +269,8 @@ pub fn memory_path(rt: &str) -> &'static str {
         "picoclaw" => "root/.picoclaw/workspace/memory/MEMORY.md",
         "codex" => "root/.codex/workspace/MEMORY.md",
         "claudecode" => "root/.claudecode/workspace/MEMORY.md",
-        _ => "root/.opencode/workspace/MEMORY.md",
+        "opencode" => "root/.opencode/workspace/MEMORY.md",
+        _ => registry::dev_path_static(registry::spec(rt).persona.memory),
     }
 }
 

@@ -16,19 +16,23 @@ use std::fmt;
 
 use crate::reliability_support::Rng;
 
-/// The six runtimes the package ships, from the registry.
-pub use osctl::runtime::PACKAGED_NAMES as RUNTIMES;
+/// Every registered runtime: a life switches, migrates and provisions among them all (the
+/// test-only seventh too, under `--features test-runtime`; the six alone in the package's build,
+/// so a seed walks the same life there as before).
+pub use osctl::runtime::NAMES as RUNTIMES;
 pub const CHANNELS: [&str; 4] = ["telegram", "slack", "discord", "whatsapp"];
 pub const MCP_NAMES: [&str; 3] = ["notes", "search", "files"];
 
 /// The trees a life starts from: the sample device, a device that went through all six
-/// runtimes (one per active runtime), the channel and MCP golden devices.
+/// runtimes (one per active runtime), the channel and MCP golden devices. (These golden trees
+/// exist for the six the package ships; another runtime enters a life by a switch, a migrate
+/// or a provision.)
 pub fn starts() -> Vec<String> {
     let mut v = vec![
         "examples/device".to_string(),
         "tests/cli/mcp/_device".into(),
     ];
-    for rt in RUNTIMES {
+    for rt in osctl::runtime::PACKAGED_NAMES {
         v.push(format!("tests/cli/reset/active-{rt}/in"));
         v.push(format!("tests/cli/channel/_{rt}"));
     }
@@ -464,7 +468,9 @@ pub fn generate(rng: &mut Rng, max_len: usize) -> Sequence {
 fn gen_op(rng: &mut Rng, counter: &mut u32, depth: u32) -> Op {
     *counter += 1;
     let n = *counter;
-    let rt = |rng: &mut Rng| rng.below(6) as usize;
+    // Any registered runtime (in the package's build the six, drawn as before).
+    let n_rt = RUNTIMES.len() as u64;
+    let rt = |rng: &mut Rng| rng.below(n_rt) as usize;
     let pick = rng.below(100);
     match pick {
         0..=7 => Op::Provision {
@@ -515,7 +521,7 @@ fn gen_op(rng: &mut Rng, counter: &mut u32, depth: u32) -> Op {
         },
         56..=59 => {
             let from = rt(rng);
-            let to = (from + 1 + rng.below(5) as usize) % 6;
+            let to = (from + 1 + rng.below(n_rt - 1) as usize) % RUNTIMES.len();
             Op::Migrate { from, to }
         }
         60..=63 => Op::SkillsSync,

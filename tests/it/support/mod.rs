@@ -7,5 +7,6 @@
 #[allow(dead_code)]
 pub mod golden_tree;
 pub mod patch;
+pub mod registry;
 pub mod schema;
 pub mod systemd_lab;
