@@ -94,29 +94,24 @@ pub fn packaged() -> &'static [&'static Runtime] {
 }
 
 /// The names of [`packaged`], in registry order: the list tests and generators iterate over.
-pub const PACKAGED_NAMES: [&str; PACKAGED] = {
-    let mut names = [""; PACKAGED];
-    let mut i = 0;
-    while i < PACKAGED {
-        names[i] = REGISTRY[i].name;
-        i += 1;
-    }
-    names
-};
+pub const PACKAGED_NAMES: [&str; PACKAGED] = first_names();
 
 /// The names of every runtime of [`REGISTRY`], in registry order: [`PACKAGED_NAMES`] in the
 /// package's build, and the test-only runtime too with `test-runtime`. The list tests iterate
 /// over where a registered runtime needs nothing of its own (their other lists derive from its
 /// [`Runtime`]), so `--features test-runtime` runs them on the seventh runtime unchanged.
-pub const NAMES: [&str; RUNTIMES] = {
-    let mut names = [""; RUNTIMES];
+pub const NAMES: [&str; RUNTIMES] = first_names();
+
+/// The names of the first `N` runtimes of [`REGISTRY`] (a const array, for the lists above).
+const fn first_names<const N: usize>() -> [&'static str; N] {
+    let mut names = [""; N];
     let mut i = 0;
-    while i < RUNTIMES {
+    while i < N {
         names[i] = REGISTRY[i].name;
         i += 1;
     }
     names
-};
+}
 
 const _: () = {
     let mut i = 0;
