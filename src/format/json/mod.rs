@@ -50,6 +50,7 @@ mod layout;
 mod read;
 
 use layout::OneLine;
+
 pub use read::Dialect;
 
 /// A JSON, JSONC or JSON5-subset document being edited in place.
