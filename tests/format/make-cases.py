@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the conformance cases of tests/it/format_conformance.rs (run from anywhere).
+"""Writes the conformance cases of tests/it/format_conformance/ (run from anywhere).
 
 Each suite folder holds three kinds of case:
   valid/    the runtime reads it: osctl must edit it in place;
