@@ -32,6 +32,7 @@ mod docs_citations;
 mod doctor;
 mod doors;
 mod exit_codes;
+mod file_sizes;
 mod fleet_local;
 mod fleet_ssh;
 mod format_conformance;
