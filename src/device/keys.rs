@@ -39,6 +39,7 @@ pub(crate) enum Seed {
     Port,
     StrList,
     List,
+    History,
 }
 
 macro_rules! keys {
@@ -55,6 +56,7 @@ impl Seed {
             Seed::Port => "a port number (0 to 65535)",
             Seed::StrList => "a list of strings",
             Seed::List => "a list",
+            Seed::History => "a list of switch entries ({\"runtime\": <name>, \"at\": <unix seconds>})",
         }
     }
 }
@@ -69,6 +71,7 @@ impl<'de> DeserializeSeed<'de> for Seed {
             Seed::Port => Option::<u16>::deserialize(d).map(drop),
             Seed::StrList => Option::<Vec<Option<String>>>::deserialize(d).map(drop),
             Seed::List => Option::<Vec<IgnoredAny>>::deserialize(d).map(drop),
+            Seed::History => Vec::<super::state::StateEntry>::deserialize(d).map(drop),
         }
     }
 }
@@ -112,6 +115,11 @@ pub(crate) const BOOTSTRAP: &[Key] = keys! {
     "signing_public_key": Str,
 };
 
+/// agent_state.json's keys (docs/device-contract.md §3.3): osctl owns the file.
+pub(crate) const STATE: &[Key] = keys! {
+    "history": History,
+};
+
 /// What a wrong-typed key was found holding, in JSON's words (never the value: it may be a
 /// secret).
 fn kind(v: &Value) -> &'static str {
@@ -128,6 +136,9 @@ fn kind(v: &Value) -> &'static str {
 /// serde's words for what it found (`invalid type: integer `5`, expected ...`) in JSON's, the
 /// value left out.
 fn serde_found(message: &str) -> Option<&'static str> {
+    if message.starts_with("missing field ") {
+        return Some("an entry without a field it needs");
+    }
     let rest = message
         .strip_prefix("invalid type: ")
         .or_else(|| message.strip_prefix("invalid value: "))?;
