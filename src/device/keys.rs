@@ -56,7 +56,9 @@ impl Seed {
             Seed::Port => "a port number (0 to 65535)",
             Seed::StrList => "a list of strings",
             Seed::List => "a list",
-            Seed::History => "a list of switch entries ({\"runtime\": <name>, \"at\": <unix seconds>})",
+            Seed::History => {
+                "a list of switch entries ({\"runtime\": <name>, \"at\": <unix seconds>})"
+            }
         }
     }
 }
