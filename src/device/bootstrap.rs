@@ -30,6 +30,13 @@ impl Bootstrap {
                 "expected a JSON object",
             ));
         };
+        super::keys::check(
+            &path.to_string(),
+            &text,
+            &fields,
+            super::keys::BOOTSTRAP,
+            "in bootstrap.json (it belongs to the OTA worker: fix it there)",
+        )?;
         Ok(Some(Bootstrap { fields }))
     }
 

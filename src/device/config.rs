@@ -149,6 +149,15 @@ impl DeviceConfig {
             );
         };
         register_secrets(&fields);
+        // Every key osctl reads has one declared type: a value of another type is an error,
+        // never read as empty (issue 26).
+        super::keys::check(
+            &path.to_string(),
+            &text,
+            &fields,
+            super::keys::CONFIG,
+            "in config.json (a missing key reads as unset), then run again",
+        )?;
         Ok(DeviceConfig {
             path,
             text,
@@ -157,7 +166,8 @@ impl DeviceConfig {
         })
     }
 
-    /// A string field, trimmed; `""` when missing, null or not a string.
+    /// A string field, trimmed; `""` when missing or null (a declared string key of another
+    /// type was refused when the file was parsed, see [`super::keys`]).
     pub fn str(&self, key: &str) -> &str {
         self.fields
             .get(key)
@@ -171,7 +181,8 @@ impl DeviceConfig {
         Some(self.str(key)).filter(|s| !s.is_empty())
     }
 
-    /// A list of strings (`channels_unsupported`); anything else reads as empty.
+    /// A list of strings (`channels_unsupported`); empty when missing or null (its type was
+    /// checked when the file was parsed).
     pub fn str_list(&self, key: &str) -> Vec<String> {
         match self.fields.get(key) {
             Some(Value::Array(items)) => items

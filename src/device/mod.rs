@@ -4,11 +4,13 @@
 //! - [`state`]: `agent_state.json`, the switch history (owned by osctl's persona reconciler).
 //! - [`robot`]: the ROBOT.md front matter of the device type.
 //! - [`bootstrap`]: `bootstrap.json`, the OTA worker's config (read only).
+//! - [`keys`]: the declared type of each JSON key osctl reads, and the typed read.
 //! - [`resolve`]: which runtime is active, and why.
 //! - [`paths`]: where all of that lives, and the device's path overrides.
 
 pub(crate) mod bootstrap;
 pub mod config;
+pub(crate) mod keys;
 pub mod paths;
 pub(crate) mod resolve;
 pub mod robot;

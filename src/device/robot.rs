@@ -7,7 +7,7 @@
 //! (`gateway: { default: openclaw }`, used by the upstream template) with a warning, because the
 //! device itself would ignore it.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 use crate::path::DevPath;
 use crate::system::fs::RootFs;
 
@@ -29,6 +29,20 @@ pub struct RobotProfile {
     pub capabilities: Vec<String>,
     /// `soul_ref:`: a path relative to the device folder, or an http(s) URL.
     pub soul_ref: Option<String>,
+    /// The first key osctl reads whose value has the wrong shape (`gateway: hermes`,
+    /// `default: [hermes]`): [`RobotProfile::load`] refuses the profile with it, rather than
+    /// reading the key as absent and falling down the resolution chain (issue 26).
+    pub wrong_type: Option<WrongType>,
+}
+
+/// A front-matter key whose value is not of its declared type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrongType {
+    pub key: &'static str,
+    pub expected: &'static str,
+    pub found: &'static str,
+    pub line: usize,
+    pub column: usize,
 }
 
 impl RobotProfile {
@@ -57,6 +71,24 @@ impl RobotProfile {
             let path = dir.join(name);
             if let Some(text) = fs.read_text(&path)? {
                 let mut profile = parse(&text);
+                if let Some(w) = &profile.wrong_type {
+                    return Err(Error::input(
+                        "wrong_type",
+                        format!(
+                            "{path}: {} must be {}, found {}",
+                            w.key, w.expected, w.found
+                        ),
+                    )
+                    .at(Location {
+                        file: path.to_string(),
+                        line: Some(w.line),
+                        column: Some(w.column),
+                    })
+                    .hint(format!(
+                        "nothing was written; fix {} in {path} (the device's robot profile)",
+                        w.key
+                    )));
+                }
                 profile.path = Some(path);
                 return Ok(profile);
             }
@@ -135,7 +167,25 @@ pub fn parse(text: &str) -> RobotProfile {
             continue;
         }
         let children = block_children(&front, i);
+        // Where the value starts on its line (1-based), for a wrong type.
+        let column = |l: &str, v: &str| l.find(v).map_or(1, |at| at + 1);
+        let mut wrong = |key, expected, found, line, column| {
+            profile.wrong_type.get_or_insert(WrongType {
+                key,
+                expected,
+                found,
+                line,
+                column,
+            });
+        };
         match key {
+            "gateway" if !is_empty(rest) && !rest.starts_with('{') => wrong(
+                "gateway",
+                "a block (`gateway:`, then `  default: <runtime>` on its own line)",
+                shape(rest),
+                line_no,
+                column(line, rest),
+            ),
             "gateway" if rest.starts_with('{') => {
                 if let Some(v) = flow_get(rest, "default") {
                     profile.gateway_default = Some(Located {
@@ -148,6 +198,16 @@ pub fn parse(text: &str) -> RobotProfile {
             "gateway" => {
                 for &(n, child) in &children {
                     if let Some(("default", v)) = split_key(child)
+                        && (v.starts_with('[') || v.starts_with('{'))
+                    {
+                        wrong(
+                            "gateway.default",
+                            "a runtime name",
+                            shape(v),
+                            n,
+                            column(child, v),
+                        );
+                    } else if let Some(("default", v)) = split_key(child)
                         && !v.is_empty()
                     {
                         profile.gateway_default = Some(Located {
@@ -174,6 +234,13 @@ pub fn parse(text: &str) -> RobotProfile {
                     .filter(|s| !s.is_empty())
                     .collect();
             }
+            "capabilities" if !is_empty(rest) => wrong(
+                "capabilities",
+                "a block of capabilities or a list",
+                shape(rest),
+                line_no,
+                column(line, rest),
+            ),
             "capabilities" => {
                 let child_indent = children.first().map(|(_, l)| indent_of(l));
                 for &(_, child) in &children {
@@ -188,12 +255,33 @@ pub fn parse(text: &str) -> RobotProfile {
                     }
                 }
             }
+            "soul_ref" if rest.starts_with('[') || rest.starts_with('{') => wrong(
+                "soul_ref",
+                "a path or an http(s) URL",
+                shape(rest),
+                line_no,
+                column(line, rest),
+            ),
             "soul_ref" if !rest.is_empty() => profile.soul_ref = Some(scalar(rest)),
             _ => {}
         }
         i += 1 + children.len();
     }
     profile
+}
+
+/// A YAML value that is no value at all: nothing, `~` or `null` (a key left empty).
+fn is_empty(v: &str) -> bool {
+    matches!(v.trim(), "" | "~" | "null" | "Null" | "NULL")
+}
+
+/// What a YAML value is, in words, for a wrong type.
+fn shape(v: &str) -> &'static str {
+    match v.trim_start().chars().next() {
+        Some('[') => "a list",
+        Some('{') => "a mapping",
+        _ => "a single value",
+    }
 }
 
 fn indent_of(line: &str) -> usize {
@@ -285,6 +373,58 @@ mod tests {
         assert_eq!(p.gateway_default.as_ref().unwrap().value, "PicoClaw");
         assert!(p.gateway_flow_form);
         assert_eq!(p.capabilities, vec!["audio", "motion"]);
+    }
+
+    /// Issue 26: a key of the wrong shape read as absent, so `gateway.default: [hermes]` fell
+    /// through to openclaw. Each is now the first wrong type, with its line and column.
+    #[test]
+    fn regression_wrong_shapes_are_wrong_types_not_absent() {
+        for (text, key, found, line, column) in [
+            (
+                "---\ngateway:\n  default: [hermes]\n---\n",
+                "gateway.default",
+                "a list",
+                3,
+                12,
+            ),
+            (
+                "---\ngateway:\n  default: {rt: hermes}\n---\n",
+                "gateway.default",
+                "a mapping",
+                3,
+                12,
+            ),
+            (
+                "---\nname: x\ngateway: hermes\n---\n",
+                "gateway",
+                "a single value",
+                3,
+                10,
+            ),
+            (
+                "---\ncapabilities: audio\n---\n",
+                "capabilities",
+                "a single value",
+                2,
+                15,
+            ),
+            ("---\nsoul_ref: [a.md]\n---\n", "soul_ref", "a list", 2, 11),
+        ] {
+            let w = parse(text)
+                .wrong_type
+                .unwrap_or_else(|| panic!("{text:?} accepted"));
+            assert_eq!(
+                (w.key, w.found, w.line, w.column),
+                (key, found, line, column),
+                "{text:?}"
+            );
+        }
+        for fine in [
+            "---\ngateway: { default: hermes }\n---\n",
+            "---\ngateway: ~\ncapabilities: null\n---\n",
+        ] {
+            assert_eq!(parse(fine).wrong_type, None, "{fine:?}");
+        }
     }
 
     #[test]

@@ -53,7 +53,17 @@ impl AgentState {
                 "the top level is not a JSON object",
             ));
         }
-        // Typed from the text (not the value) so that a wrong type is reported with its line.
+        // Each key's type, checked from the text so that a wrong one is reported with its key,
+        // line and column; then the typed read itself.
+        if let serde_json::Value::Object(fields) = &value {
+            super::keys::check(
+                &path.to_string(),
+                text,
+                fields,
+                super::keys::STATE,
+                "in agent_state.json (or remove the file: it only holds the switch history)",
+            )?;
+        }
         serde_json::from_str(text).map_err(|e| Error::json(path, &e))
     }
 

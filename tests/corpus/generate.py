@@ -106,6 +106,56 @@ def json_family(f, valid, key="agent_runtime"):
     f.add("bad-escape.json", '{\n  "a": "\\q"\n}\n', "an unknown escape", line=2)
 
 
+def wrong_types(f):
+    """Issue 26: a key osctl reads, holding a value of another type. Each was read as empty (the
+    runtime then came from ROBOT.md, presync wrote that runtime's files, the boot pass seeded over
+    the value); now every command that reads config.json refuses it, naming the line and the key."""
+    user = '{\n  "httpPort": 5000,\n  "agent_runtime": ["hermes"],\n  "device_type": "lamp"\n}\n'
+    must = "agent_runtime must be a string, found a list"
+    f.add("wrong-type-list.json", user, "agent_runtime is a list (the user's shape)", line=3, names=must)
+    f.add("wrong-type-number.json", '{\n  "httpPort": 5000,\n  "agent_runtime": 5\n}\n', "agent_runtime is a number",
+          line=3, names="agent_runtime must be a string, found a number")
+    for what, args, exit in [
+        ("status", ["status"], 1),
+        ("status --json", ["--json", "status"], 1),
+        ("doctor (its report, on stdout)", ["doctor"], 3),
+        ("reconcile (the boot pass)", ["reconcile"], 1),
+        ("reconcile --only seed", ["reconcile", "--only", "seed"], 1),
+        ("switch", ["switch", "hermes"], 1),
+        ("migrate", ["migrate", "--from", "openclaw", "--to", "hermes"], 1),
+        ("reset", ["reset", "--yes"], 1),
+        ("skills list", ["skills", "list"], 1),
+        ("skills sync", ["skills", "sync"], 1),
+        ("mcp list", ["mcp", "list"], 1),
+        ("mcp add", ["mcp", "add", "search", "--url", "https://mcp.example/x"], 1),
+        ("mcp remove", ["mcp", "remove", "search"], 1),
+        ("channel list", ["channel", "list"], 1),
+        ("channel add", ["channel", "add", "telegram", "--token", "123:abc", "--user-id", "42"], 1),
+        ("channel remove", ["channel", "remove", "telegram"], 1),
+        ("presync of a named runtime", ["presync", "hermes"], 1),
+    ]:
+        name = "wrong-type-" + "-".join(a.strip("-") for a in args[:2]) + ".json"
+        # doctor reports on stdout (exit 3: findings), the others fail with the error on stderr.
+        out = {"stdout": True} if args == ["doctor"] else {}
+        f.add(name, user, f"agent_runtime is a list; read by {what}", line=3, names=must, args=args, exit=exit, **out)
+    for key, value, expected, found in [
+        ("llm_config_mode", "true", "a string", "true or false"),
+        ("llm_api_key", "12345678901234", "a string", "a number"),
+        ("telegram_bot_token", '{"token": "123:abc"}', "a string", "an object"),
+        ("channels_unsupported", '"whatsapp"', "a list of strings", "a string"),
+        ("channels_unsupported", '["whatsapp", 3]', "a list of strings", "a list holding a number"),
+        ("mcp_tools", '{"name": "search"}', "a list", "an object"),
+        ("llm_disable_thinking", '"yes"', "true or false", "a string"),
+        ("httpPort", '"5000"', "a port number (0 to 65535)", "a string"),
+        ("openclaw_config_dir", '["/root/.openclaw"]', "a string", "a list"),
+        ("device_type", "7", "a string", "a number"),
+    ]:
+        text = '{\n  "agent_runtime": "openclaw",\n  "%s": %s\n}\n' % (key, value)
+        slug = found.split()[-1]
+        f.add(f"wrong-type-{key}-{slug}.json", text, f"{key} is {found}", line=3,
+              names=f"{key} must be {expected}, found {found}")
+
+
 def main():
     total = 0
     folders = []
@@ -136,6 +186,7 @@ def main():
     f.add("migrate-reads-it.json", '{\n  "agent_runtime": "openclaw",\n', "cut off; read by migrate", args=["migrate", "--from", "openclaw", "--to", "hermes"])
     f.add("skills-reads-it.json", '{\n  "agent_runtime": "openclaw",\n', "cut off; read by skills list", args=["skills", "list"])
     f.add("reset-reads-it.json", '{\n  "agent_runtime": "openclaw",\n', "cut off; read by reset", args=["reset", "--yes"])
+    wrong_types(f)
     folders.append(f)
 
     # ---- bootstrap.json ---------------------------------------------------------------------
@@ -146,7 +197,10 @@ def main():
     )
     json_family(f, '{\n  "metadata_url": "http://127.0.0.1:9/os/ota/metadata.json"\n}\n')
     f.add("top-level-array.json", "[]\n", "an array, not an object", line=1)
-    f.add("metadata-url-number.json", '{\n  "metadata_url": 42\n}\n', "metadata_url is a number")
+    f.add("metadata-url-number.json", '{\n  "metadata_url": 42\n}\n', "metadata_url is a number", line=2,
+          names="metadata_url must be a string, found a number")
+    f.add("signing-key-list.json", '{\n  "metadata_url": "SERVER/os/ota/metadata.json",\n  "signing_public_key": ["AAAA"]\n}\n',
+          "signing_public_key is a list", line=3, names="signing_public_key must be a string, found a list")
     f.add("metadata-url-ftp.json", '{\n  "metadata_url": "ftp://example.invalid/m.json"\n}\n', "metadata_url is not http(s)")
     f.add("bad-signing-key.json", '{\n  "metadata_url": "SERVER/os/ota/metadata.json",\n  "signing_public_key": "not base64!"\n}\n', "a signing key that is not base64", names="bootstrap.json")
     f.add("short-signing-key.json", '{\n  "metadata_url": "SERVER/os/ota/metadata.json",\n  "signing_public_key": "AAAA"\n}\n', "a signing key of 3 bytes", names="bootstrap.json")
@@ -160,7 +214,8 @@ def main():
         args=["reconcile", "--only", "persona"], exit=1,
     )
     json_family(f, '{\n  "history": [\n    {"runtime": "openclaw", "at": 1}\n  ]\n}\n')
-    f.add("history-not-list.json", '{\n  "history": "openclaw"\n}\n', "history is a string", line=2)
+    f.add("history-not-list.json", '{\n  "history": "openclaw"\n}\n', "history is a string", line=2,
+          names="history must be a list of switch entries")
     f.add("entry-without-runtime.json", '{\n  "history": [\n    {"at": 1}\n  ]\n}\n', "an entry with no runtime")
     f.add("at-is-text.json", '{\n  "history": [\n    {"runtime": "openclaw", "at": "yesterday"}\n  ]\n}\n', "at is text")
     f.add("top-level-array.json", "[]\n", "an array, not an object", line=1)

@@ -2,7 +2,8 @@
 //! the real osctl binary.
 //!
 //! Each life starts from a real tree (`examples/device`, the reset golden devices that went
-//! through all six runtimes, the channel and MCP golden devices) and walks 5-30 operations:
+//! through all six runtimes, the channel and MCP golden devices, and devices whose config.json or
+//! ROBOT.md holds a key of the wrong type: `lifecycle_support/wrong_type.rs`) and walks 5-30 operations:
 //! provision (the app writes config.json for a new owner), boot (the units restart; then
 //! `osctl reconcile` and `osctl presync`), `switch` to any runtime under a stateful fake systemd
 //! (`tests/support/fake-systemd`: units outlive their files, `try-restart`, start limits, crash
@@ -29,7 +30,8 @@
 //!   leaves the device as it leaves the old or the new state, the new one when the killed
 //!   command had completed its change;
 //! - **model**: the channels config.json holds, the MCP servers `mcp add` added, as the model
-//!   tracks them; after a boot, `agent_runtime` is not empty (seeded with the resolved default);
+//!   tracks them; after a boot, `agent_runtime` is not empty (seeded with the resolved default)
+//!   unless nothing names a default (no `f_r_default_agent`, no ROBOT.md `gateway.default`);
 //! - **independent steps**: a restart that fails in a reconcile does not undo the persona step,
 //!   which needs none.
 //!
@@ -371,6 +373,7 @@ cases! {
     regression_killed_switch_then_switch_diverges => "killed_switch_then_switch_diverges",
     regression_killed_boot_then_reset_leaves_an_emptied_mcp_container => "killed_boot_then_reset_leaves_an_emptied_mcp_container",
     regression_crash_then_reset_forgets_the_reset_runtimes_edits => "crash_then_reset_forgets_the_reset_runtimes_edits",
+    regression_wrong_type_agent_runtime_refused_until_provision => "wrong_type_agent_runtime_refused_until_provision",
 }
 
 // ---- the suite's own machinery: each check must be able to fail ----

@@ -2,8 +2,8 @@
 //! `tests/corpus/generate.py`; each folder's `MANIFEST.toml` says where an input is planted and
 //! which command reads it) is planted into a sample device, or served by a loopback CDN, or
 //! given on the command line. For each: no panic (exit 101 or a signal fails the suite), the
-//! documented exit code, an error on stderr that names the file (and `file:line` where the
-//! manifest gives a line), and a device tree byte-identical to the one before the run (every
+//! documented exit code, an error on stderr (or, for doctor, a finding in its report) that names
+//! the file (and `file:line` where the manifest gives a line), and a device tree byte-identical to the one before the run (every
 //! file with its mode, every link and empty folder; no journal left).
 //!
 //! `OSCTL_CORPUS=<substring>` runs only the inputs whose `<folder>/<file>` contains it.
@@ -238,7 +238,11 @@ fn run(input: &Input, server: &Server, scratch: &Path) -> (Vec<String>, bool, bo
         cmd.arg(decode_arg(&a, input, &root));
     }
     let out = cmd.output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    // doctor's findings are its report, on stdout.
+    if input.flag("stdout") {
+        stderr.push_str(&String::from_utf8_lossy(&out.stdout));
+    }
     let mut problems = Vec::new();
     let panicked = matches!(out.status.code(), Some(101) | None);
     if panicked {

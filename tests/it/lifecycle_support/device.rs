@@ -68,7 +68,7 @@ impl Dev {
             now: EPOCH,
             metadata_url: metadata_url.to_string(),
         };
-        rs::copy_tree(&rs::repo().join(start), &d.root);
+        super::wrong_type::copy_start(start, &d.root);
         std::fs::create_dir_all(&d.units).unwrap();
         d.point_bootstrap_at_cdn();
         d.set_clock(EPOCH);

@@ -11,6 +11,7 @@
 pub mod device;
 pub mod ops;
 pub mod preview;
+pub mod wrong_type;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -775,10 +776,22 @@ impl<'a> Life<'a> {
     fn command_op(&mut self, op: &Op) {
         let active_before = self.model.active.clone();
         self.dev.before_op(op, active_before.as_deref());
+        let planted = wrong_type::planted(&self.dev.root);
         let mut ok = true;
         for args in self.invocations(op) {
             let code = self.checked_run(op, &args);
             ok &= code == Some(0);
+            // A value of the wrong type is an error for every command that reads it, never
+            // read as empty (a refused run is then held to leaving every file as it was).
+            if let Some(what) = &planted
+                && code != Some(1)
+            {
+                self.violate(
+                    "wrong-type",
+                    &format!("osctl {}", args.join(" ")),
+                    format!("{what}, but the command exited {code:?}, not 1 (refused)"),
+                );
+            }
         }
         self.dev.after_op(op);
         if *op == Op::Boot && ok {
@@ -791,7 +804,10 @@ impl<'a> Life<'a> {
 
     /// An empty `agent_runtime` is seeded at boot with the resolved default
     /// (docs/device-contract.md §3.1, §3.2: `SeedAgentRuntimeFromGateway`), so the device and the
-    /// app agree on what runs.
+    /// app agree on what runs; only from the sources upstream seeds from (`f_r_default_agent`,
+    /// ROBOT.md `gateway.default`): with neither (status resolves the built-in default) the key
+    /// stays empty. (A value of the wrong type is never empty: the boot refuses it, exit 1, and
+    /// this check only follows a boot that succeeded.)
     fn seeded_at_boot(&mut self) {
         let Some(text) = self.dev.read("root/config/config.json") else {
             return;
@@ -799,7 +815,7 @@ impl<'a> Life<'a> {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
             return;
         };
-        if v["agent_runtime"].as_str().is_none_or(str::is_empty) {
+        if v["agent_runtime"].as_str().is_none_or(str::is_empty) && !self.nothing_to_seed_from() {
             self.violate(
                 "seed-on-empty",
                 "root/config/config.json agent_runtime after a boot",
@@ -809,6 +825,15 @@ impl<'a> Life<'a> {
                 ),
             );
         }
+    }
+
+    /// Whether status resolves the built-in default (no `f_r_default_agent`, no ROBOT.md
+    /// `gateway.default`): then seed-on-empty has nothing to seed from.
+    fn nothing_to_seed_from(&mut self) -> bool {
+        self.stats.runs += 1;
+        let out = self.dev.run(&s(&["--json", "status"]));
+        serde_json::from_str::<serde_json::Value>(&out.stdout)
+            .is_ok_and(|doc| doc["active"]["source"] == "built-in")
     }
 
     /// The model after `op` succeeded.
@@ -1611,6 +1636,11 @@ impl<'a> Life<'a> {
     fn status_probe(&mut self) {
         self.stats.probes += 1;
         let out = self.run(&s(&["--json", "status"]));
+        if out.code == Some(1) && wrong_type::refused(&out.stdout, &out.stderr) {
+            // A device whose state files hold a key of the wrong type (a wrong-type start
+            // tree): status refuses it, clearly, as every command does.
+            return;
+        }
         if out.code != Some(0) {
             self.violate("operable", "osctl --json status", out.text());
             return;

@@ -26,7 +26,7 @@ pub const MCP_NAMES: [&str; 3] = ["notes", "search", "files"];
 /// The trees a life starts from: the sample device, a device that went through all six
 /// runtimes (one per active runtime), the channel and MCP golden devices. (These golden trees
 /// exist for the six the package ships; another runtime enters a life by a switch, a migrate
-/// or a provision.)
+/// or a provision.) And the wrong-type trees of [`super::wrong_type`].
 pub fn starts() -> Vec<String> {
     let mut v = vec![
         "examples/device".to_string(),
@@ -36,6 +36,7 @@ pub fn starts() -> Vec<String> {
         v.push(format!("tests/cli/reset/active-{rt}/in"));
         v.push(format!("tests/cli/channel/_{rt}"));
     }
+    v.extend(super::wrong_type::starts());
     v
 }
 
