@@ -2,7 +2,7 @@
 //! and the typed read that enforces it.
 //!
 //! osctl used to read these files as a `Value` and take each key with `.as_str()`, so a value of
-//! another type (`"agent_runtime": ["hermes"]`, `5`) read as empty: `status` resolved the runtime
+//! another type (`"agent_runtime": ["brain-b"]`, `5`) read as empty: `status` resolved the runtime
 //! from ROBOT.md instead, `presync` wrote that runtime's files and the boot pass seeded over the
 //! value (issue 26). Now each key osctl reads has one declared type, and the document is read once
 //! through serde against those types: a value of another type is an error that names the file,
@@ -282,7 +282,7 @@ mod tests {
 
     #[test]
     fn a_wrong_type_names_line_column_key_expected_and_found() {
-        let e = run("{\n  \"httpPort\": 5000,\n  \"agent_runtime\": [\"hermes\"]\n}").unwrap_err();
+        let e = run("{\n  \"httpPort\": 5000,\n  \"agent_runtime\": [\"brain-b\"]\n}").unwrap_err();
         assert_eq!(e.code, "wrong_type");
         assert_eq!(
             e.message,

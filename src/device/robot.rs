@@ -29,8 +29,8 @@ pub struct RobotProfile {
     pub capabilities: Vec<String>,
     /// `soul_ref:`: a path relative to the device folder, or an http(s) URL.
     pub soul_ref: Option<String>,
-    /// The first key osctl reads whose value has the wrong shape (`gateway: hermes`,
-    /// `default: [hermes]`): [`RobotProfile::load`] refuses the profile with it, rather than
+    /// The first key osctl reads whose value has the wrong shape (`gateway: brain-b`,
+    /// `default: [brain-b]`): [`RobotProfile::load`] refuses the profile with it, rather than
     /// reading the key as absent and falling down the resolution chain (issue 26).
     pub wrong_type: Option<WrongType>,
 }
@@ -375,27 +375,27 @@ mod tests {
         assert_eq!(p.capabilities, vec!["audio", "motion"]);
     }
 
-    /// Issue 26: a key of the wrong shape read as absent, so `gateway.default: [hermes]` fell
-    /// through to openclaw. Each is now the first wrong type, with its line and column.
+    /// Issue 26: a key of the wrong shape read as absent, so `gateway.default: [brain-b]` fell
+    /// through to the built-in default. Each is now the first wrong type, with its line and column.
     #[test]
     fn regression_wrong_shapes_are_wrong_types_not_absent() {
         for (text, key, found, line, column) in [
             (
-                "---\ngateway:\n  default: [hermes]\n---\n",
+                "---\ngateway:\n  default: [brain-b]\n---\n",
                 "gateway.default",
                 "a list",
                 3,
                 12,
             ),
             (
-                "---\ngateway:\n  default: {rt: hermes}\n---\n",
+                "---\ngateway:\n  default: {rt: brain-b}\n---\n",
                 "gateway.default",
                 "a mapping",
                 3,
                 12,
             ),
             (
-                "---\nname: x\ngateway: hermes\n---\n",
+                "---\nname: x\ngateway: brain-b\n---\n",
                 "gateway",
                 "a single value",
                 3,
@@ -420,7 +420,7 @@ mod tests {
             );
         }
         for fine in [
-            "---\ngateway: { default: hermes }\n---\n",
+            "---\ngateway: { default: brain-b }\n---\n",
             "---\ngateway: ~\ncapabilities: null\n---\n",
         ] {
             assert_eq!(parse(fine).wrong_type, None, "{fine:?}");
