@@ -374,6 +374,7 @@ cases! {
     regression_killed_boot_then_reset_leaves_an_emptied_mcp_container => "killed_boot_then_reset_leaves_an_emptied_mcp_container",
     regression_crash_then_reset_forgets_the_reset_runtimes_edits => "crash_then_reset_forgets_the_reset_runtimes_edits",
     regression_wrong_type_agent_runtime_refused_until_provision => "wrong_type_agent_runtime_refused_until_provision",
+    regression_boot_discards_owner_soul_line_after_switch_to_opencode => "boot_discards_owner_soul_line_after_switch_to_opencode",
 }
 
 // ---- the suite's own machinery: each check must be able to fail ----

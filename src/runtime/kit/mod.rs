@@ -74,7 +74,25 @@ pub(crate) fn migrate_once(cx: &mut Cx<'_, '_>, skills_to: &crate::path::DevPath
         "AGENTS.md",
     ] {
         if let Some(bytes) = cx.draft.read(&from.join(name))? {
-            cx.write(&ws.join(name), bytes, None, reason)?;
+            let to = ws.join(name);
+            // Upstream copies over whatever the workspace holds. A file there that the copy
+            // would take lines from (the owner wrote a SOUL.md before this runtime's first
+            // presync ran) is kept as a backup first: nothing a person wrote goes unsaved.
+            if let Some(old) = cx.draft.read(&to)?
+                && old != bytes
+                && blocks::removes_owner_lines(
+                    &String::from_utf8_lossy(&old),
+                    &String::from_utf8_lossy(&bytes),
+                    None,
+                )
+            {
+                crate::persona::backup::plan_backup(
+                    cx.draft,
+                    &to,
+                    &format!("back up {name}: the one-time migrate from openclaw replaces it"),
+                )?;
+            }
+            cx.write(&to, bytes, None, reason)?;
         }
     }
     if cx.is_dir(&from.join("memory"))? && !cx.is_dir(&ws.join("memory"))? {
