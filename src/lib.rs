@@ -243,7 +243,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>, env: &dyn Fn(&str) -> Optio
         Printer::new(g.json, g.quiet, g.verbose, g.color, no_color_env).with_root(&g.root);
     let name = commands::name(&cli.command);
     let mode = commands::mode(&cli.command, g);
-    let result = match g.events.as_deref().map(events_sink).transpose() {
+    let result = match system::clock::check(env)
+        .and_then(|()| g.events.as_deref().map(events_sink).transpose())
+    {
         Err(e) => Err(e),
         Ok(sink) => {
             if let Some(sink) = sink {
