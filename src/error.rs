@@ -1,6 +1,6 @@
 //! Error kinds, hints and exit codes.
 //!
-//! osctl has one error type. Every error carries the exit code it maps to (README "Exit codes"),
+//! osctl has one error type. Every error carries the exit code it maps to (the book's "Exit codes"),
 //! a stable machine code for `--json` (`error.code`), a message that names the file (and line) it
 //! is about, optional causes, and an optional hint that tells the operator what to do next.
 //! Rendering lives in `output.rs`; secrets are redacted there, so an error may quote a value.
@@ -8,7 +8,7 @@
 use std::fmt;
 use std::path::Path;
 
-/// The documented process exit codes (README "Exit codes").
+/// The documented process exit codes (the book's "Exit codes").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
     /// Success, including "nothing to do" and a dry run.

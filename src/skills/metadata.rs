@@ -210,12 +210,12 @@ fn signed_sequence(payload: &Value, url: &str) -> Result<u64> {
             "metadata_no_sequence",
             format!("refused the skills metadata at {url}: its signed `sequence` is {other}, not a non-negative integer"),
         )
-        .hint("the release script must sign a payload with an integer `sequence` that grows with every release (README \"Skills\"); nothing was installed")),
+        .hint("the release script must sign a payload with an integer `sequence` that grows with every release (docs/book/src/skills.md); nothing was installed")),
         None => Err(Error::input(
             "metadata_no_sequence",
             format!("refused the skills metadata at {url}: the signed payload has no `sequence`, so osctl cannot tell it from an older document"),
         )
-        .hint("the release script must sign a payload with an integer `sequence` that grows with every release (README \"Skills\"); nothing was installed")),
+        .hint("the release script must sign a payload with an integer `sequence` that grows with every release (docs/book/src/skills.md); nothing was installed")),
     }
 }
 

@@ -5,7 +5,7 @@
 //! known service, a JWT, a bearer header, an assignment to a secret-named key, a PEM private-key
 //! block), parameterised by the table below. The shapes are small hand-written matchers rather
 //! than regular expressions: a regex engine would cost the static binary more than the whole
-//! rule set (README "Static builds"), and every shape here is a prefix plus character classes.
+//! rule set (the book's "Static builds"), and every shape here is a prefix plus character classes.
 //!
 //! The rules aim at what is unambiguous, so a real skill is not refused for a word that merely
 //! looks like a key: a token must be long enough and mix letters and digits (`sk-XXXX…` and

@@ -15,7 +15,7 @@
 //!
 //! The client is ureq 3 rather than reqwest: it is synchronous (no hidden async runtime thread
 //! for one request at a time), its global timeout covers the body as well, and it is smaller
-//! (README "Static builds" has the measured size). The body loop checks the deadline too, so it
+//! (the book's "Static builds" has the measured size). The body loop checks the deadline too, so it
 //! holds whatever the transport does.
 
 use std::io::{Read, Write};

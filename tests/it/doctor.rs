@@ -232,7 +232,7 @@ fn a_run_holding_the_lock_is_named_and_doctor_does_not_wait_for_it() {
     assert!(stdout.contains("next: wait for it to finish"), "{stdout}");
 }
 
-/// The README shows what doctor prints on the sample device, run where a reader runs it (paths
+/// The book's doctor chapter (docs/book/src/doctor.md) shows what doctor prints on the sample device, run where a reader runs it (paths
 /// appear under `--root` as given), and doctor leaves the sample device as it was.
 #[test]
 fn the_readme_section_is_what_doctor_prints_on_the_sample_device() {
@@ -246,7 +246,7 @@ fn the_readme_section_is_what_doctor_prints_on_the_sample_device() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo.join("docs/book/src/doctor.md")).unwrap();
     let prompt = "$ cargo run -q -- --root examples/device doctor\n";
     let start = readme.find(prompt).expect("the doctor example") + prompt.len();
     let end = start + readme[start..].find("```").expect("the end of the block");

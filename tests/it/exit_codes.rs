@@ -1,4 +1,4 @@
-//! Exit codes: the table (README = `--help` = code), one real run per code of the table, every
+//! Exit codes: the table (the book's Exit codes chapter = `--help` = code), one real run per code of the table, every
 //! golden case's code in the table, a held device lock (6), and interrupts (130).
 
 use crate::reliability_support;
@@ -85,14 +85,13 @@ fn help_table() -> Vec<(i32, String)> {
     rows
 }
 
-/// The README's "Exit codes" table: (code, meaning) with Markdown code spans unwrapped.
+/// The book's "Exit codes" table (docs/book/src/exit-codes.md): (code, meaning) with Markdown code spans unwrapped.
 fn readme_table() -> Vec<(i32, String)> {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let section = readme
-        .split("\n## Exit codes\n")
-        .nth(1)
-        .expect("README has an Exit codes section");
+    let section = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/book/src/exit-codes.md"
+    ))
+    .unwrap();
     section
         .lines()
         .skip_while(|l| !l.starts_with("| code"))

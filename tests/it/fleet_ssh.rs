@@ -6,7 +6,7 @@
 //! run, a second run with nothing changed, check-mode predictions against the files that
 //! really changed, a rolling switch that stops at the lamp whose new runtime crash-loops (it
 //! stays on its old runtime, as systemd reports, with every file as it was; the third lamp is
-//! not touched), and no secret in any -vvv output. It prints the `FLEET:` line the README quotes.
+//! not touched), and no secret in any -vvv output. It prints the `FLEET:` line the book quotes.
 //!
 //! Skipped with a note where the lab or the venv cannot run (not root, no systemd-nspawn, no ssh
 //! rootfs, no ansible venv); under `CI=true` or `OSCTL_REQUIRE_SYSTEMD=1` that is a failure.

@@ -24,6 +24,7 @@ mod skills_support;
 mod support;
 
 // The suites, one module per former test binary.
+mod book;
 mod channel_lab;
 mod channel_switch;
 mod cli_globals;
@@ -39,6 +40,7 @@ mod format_conformance;
 mod fuzz_parsers;
 mod fuzz_persona;
 mod generated;
+mod golden_recipe;
 mod json_contract;
 mod lab_selftest;
 mod layers;

@@ -203,7 +203,7 @@ fn compare(
         ));
     }
     // Every run that changes the device takes the device lock first, which makes osctl's state
-    // folder 0700 (README, Security): a fact of taking the lock, not a change a preview lists.
+    // folder 0700 (the book, Security): a fact of taking the lock, not a change a preview lists.
     let state = replay_root.join("var/lib/osctl");
     if state.is_dir() {
         std::fs::set_permissions(&state, std::os::unix::fs::PermissionsExt::from_mode(0o700))

@@ -182,7 +182,7 @@ fn a_clean_switch_from_a_to_b() {
     assert_eq!(lines[0]["phase"], "success");
     let lines = [serde_json::Value::Null, lines[0].clone()];
     assert_eq!(lines[1]["to_unit"], "hermes-gateway");
-    // The switch writes the new unit's presync drop-in (README, Install on a device), which
+    // The switch writes the new unit's presync drop-in (the book, Install on a device), which
     // systemd reads only after a daemon-reload.
     assert_eq!(
         lines[1]["actions"],

@@ -211,7 +211,7 @@ pub fn own_files(rt: &str) -> [(&'static str, Fmt); 2] {
     }
 }
 
-/// Files a reset of the active runtime keeps (README, Factory reset); its other files go. (A
+/// Files a reset of the active runtime keeps (the book, Factory reset); its other files go. (A
 /// runtime the package does not ship keeps what its registry entry says.)
 fn kept_on_reset(path: &str) -> bool {
     matches!(
@@ -875,7 +875,7 @@ impl<'a> Life<'a> {
                         .edits
                         .retain(|(path, _, rt)| rt != a || kept_on_reset(path));
                 }
-                // Every MCP server of every runtime was the owner's (README, Factory reset).
+                // Every MCP server of every runtime was the owner's (the book, Factory reset).
                 self.model.mcp.clear();
             }
             _ => {}
@@ -1359,7 +1359,7 @@ impl<'a> Life<'a> {
         }
         let (mut nb, mut nr, mut got) = (b.snapshot(), r.snapshot(), self.dev.snapshot());
         if *cmd == Op::SkillsSync {
-            // A sync swaps each downloaded skill in whole, outside its plan (README, Skills),
+            // A sync swaps each downloaded skill in whole, outside its plan (the book, Skills),
             // and records it last: a kill can leave some skills swapped in and unrecorded,
             // which the next sync installs again. Compared without the skill folders.
             let skill = |k: &String| {
@@ -1377,7 +1377,7 @@ impl<'a> Life<'a> {
         }
         // A switch killed after its commit point has committed, and a boot's reconcile steps are
         // each their own transaction: the steps a killed one left are run by the next
-        // `osctl reconcile` (the next boot), as the README promises. Judge the device after that
+        // `osctl reconcile` (the next boot), as the book promises. Judge the device after that
         // boot, on all three.
         if matches!(cmd, Op::Switch { .. } | Op::Boot)
             && !completed
