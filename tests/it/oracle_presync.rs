@@ -348,7 +348,12 @@ fn claude_code_accepts_presync() {
     let Some(oracles) = require_oracles("claude oracle") else {
         return;
     };
-    for mode in MODES {
+    // The three modes are independent homes, and each asks the real Claude Code several times
+    // (about a minute a mode on 2 cores): in parallel, the suite waits for one.
+    std::thread::scope(|s| {
+        for mode in MODES {
+            let oracles = oracles.clone();
+            s.spawn(move || {
         let run = presync(&oracles, "claudecode", mode);
         // ~/.claude.json and ~/.claude/settings.json load, and doctor reports no invalid setting.
         validate(&oracles, "claude", &run.home, &[]);
@@ -416,5 +421,7 @@ fn claude_code_accepts_presync() {
             let want = vars[0].trim_start_matches("ANTHROPIC_MODEL=");
             assert_eq!(init["model"], want, "claudecode ({mode}): {init}");
         }
-    }
+            });
+        }
+    });
 }
