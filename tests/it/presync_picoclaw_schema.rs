@@ -253,7 +253,10 @@ fn the_one_time_migrate_stops_openclaw_through_the_services_door() {
         .position(|l| l == "# systemctl stop openclaw.service")
         .unwrap_or_else(|| panic!("no service action stopping openclaw:\n{shown}"));
     let migrate = shown.lines().position(|l| l == run_line).unwrap();
-    assert!(stop < migrate, "openclaw is stopped after the migrate:\n{shown}");
+    assert!(
+        stop < migrate,
+        "openclaw is stopped after the migrate:\n{shown}"
+    );
 
     let out = osctl(&["presync", "picoclaw"]);
     assert!(

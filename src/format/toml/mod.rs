@@ -432,7 +432,11 @@ fn own_line_comments(key: &toml_edit::Key, item: &Item) -> String {
 }
 
 /// The position and path of every table below `table`.
-fn table_paths(table: &toml_edit::Table, at: &mut Vec<String>, out: &mut Vec<(isize, Vec<String>)>) {
+fn table_paths(
+    table: &toml_edit::Table,
+    at: &mut Vec<String>,
+    out: &mut Vec<(isize, Vec<String>)>,
+) {
     for (k, item) in table.iter() {
         if let Some(t) = item.as_table() {
             at.push(k.to_string());
