@@ -116,6 +116,8 @@ fn matches(pattern: &Pattern, t: &[u8], lower: &[u8], data_file: bool) -> Option
                     && !example(body)
             })
         }),
+        Pattern::DiscordBot => offsets(t, b".").find(|&dot| discord_bot(t, dot)),
+        Pattern::UrlUserinfo => offsets(t, b"://").find(|&at| url_userinfo(t, lower, at)),
         Pattern::Telegram { digits, token } => offsets(t, b":").find(|&colon| {
             let d = t[..colon]
                 .iter()
@@ -283,6 +285,75 @@ const PLACEHOLDERS: &[&str] = &[
     "test",
 ];
 
+/// A Discord bot token around its first `.` at `dot`: the base64 user id (starting `M`, `N`
+/// or `O`, 23 to 28 characters), 6 characters of timestamp, then an HMAC of 27 to 40.
+fn discord_bot(t: &[u8], dot: usize) -> bool {
+    let id = t[..dot]
+        .iter()
+        .rev()
+        .take_while(|&&b| Chars::Token.has(b))
+        .count();
+    let start = dot - id;
+    let stamp = run(t, dot + 1, Chars::Token);
+    let mac_at = dot + 1 + stamp + 1;
+    if !(23..=28).contains(&id)
+        || !b"MNO".contains(&t[start])
+        || !boundary(t, start)
+        || stamp != 6
+        || t.get(dot + 1 + stamp) != Some(&b'.')
+    {
+        return false;
+    }
+    let mac = run(t, mac_at, Chars::Token);
+    (27..=40).contains(&mac)
+        && mixed(&t[start..dot])
+        && mixed(&t[mac_at..mac_at + mac])
+        && !example(&t[start..mac_at + mac])
+}
+
+/// `scheme://user:password@host` at the `://` at `at`: a password in a URL's userinfo, not a
+/// placeholder (`USER:PASSWORD`, `${TOKEN}`, `<pass>`) nor documentation on `example.com`.
+fn url_userinfo(t: &[u8], lower: &[u8], at: usize) -> bool {
+    let scheme = t[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b"+.-".contains(&b))
+        .count();
+    if scheme == 0 {
+        return false;
+    }
+    let from = at + 3;
+    let user = run(t, from, Chars::Token);
+    if user == 0 || t.get(from + user) != Some(&b':') {
+        return false;
+    }
+    let pass_at = from + user + 1;
+    let pass = t[pass_at.min(t.len())..]
+        .iter()
+        .take_while(|&&b| !b"@/?#\"' \t\r\n<>`".contains(&b))
+        .count();
+    let host_at = pass_at + pass + 1;
+    if pass < 6 || t.get(pass_at + pass) != Some(&b'@') {
+        return false;
+    }
+    let host_len = lower[host_at.min(lower.len())..]
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b".-".contains(&b))
+        .count();
+    let host = String::from_utf8_lossy(&lower[host_at..host_at + host_len]);
+    let pw = &t[pass_at..pass_at + pass];
+    let lower_pw = String::from_utf8_lossy(pw).to_ascii_lowercase();
+    let documented = ["example.com", "example.org", "example.net"]
+        .iter()
+        .any(|d| host == *d || host.ends_with(&format!(".{d}")));
+    host_len > 0
+        && !documented
+        && mixed(pw)
+        && !PLACEHOLDERS.iter().any(|p| lower_pw.contains(p))
+        && !pw.first().is_some_and(|b| b"$%&*{".contains(b))
+        && !example(pw)
+}
+
 /// Whether the keyword at `at` (length `len`) is a key assigned a secret-looking value.
 fn assignment(
     t: &[u8],
@@ -317,6 +388,8 @@ fn assignment(
         }
     };
     skip(&mut i, b"\"' \t");
+    // `key=value` written tight, as on a command line or in a connection string.
+    let tight_key = i == end && t.get(i) == Some(&b'=');
     match (t.get(i), t.get(i + 1)) {
         (Some(b':'), Some(b'=')) | (Some(b'='), Some(b'>')) => i += 2,
         (Some(b'=' | b':'), _) => i += 1,
@@ -325,6 +398,7 @@ fn assignment(
     if t.get(i) == Some(&b'=') {
         return false; // `==`: a comparison
     }
+    let tight = tight_key && t.get(i).is_some_and(|&b| !b" \t".contains(&b));
     skip(&mut i, b" \t");
     let quote = t.get(i).copied().filter(|b| b"\"'`".contains(b));
     let (val, quoted) = match quote {
@@ -362,8 +436,9 @@ fn assignment(
     if quoted {
         return val.len() >= 4;
     }
-    // Unquoted: a value only in data files, and not a reference or a word such as `true`.
-    data_file
+    // Unquoted: a value in data files, or written tight (`password=…`) mixing letters and
+    // digits; never a reference or a word such as `true`.
+    (data_file || (tight && mixed(val)))
         && val.len() >= 6
         && !val.iter().any(|b| b"({[".contains(b))
         && val

@@ -86,6 +86,10 @@ pub(crate) enum Pattern {
         keywords: &'static [&'static str],
         value: Option<(Chars, usize)>,
     },
+    /// A Discord bot token: `<base64 user id>.<timestamp>.<hmac>` (see `discord_bot`).
+    DiscordBot,
+    /// A password in a URL's userinfo, `scheme://user:password@host` (see `url_userinfo`).
+    UrlUserinfo,
     /// `-----BEGIN … PRIVATE KEY-----` followed by at least 64 base64 characters (line breaks,
     /// quotes and `\n` escapes aside): a key, not a sentence that names its header.
     PemPrivateKey,
@@ -144,6 +148,16 @@ pub(crate) const RULES: &[Rule] = &[
             prefixes: &["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"],
             segments: &[(Chars::Digits, 17, 20), (Chars::Token, 60, 68)],
         },
+    },
+    Rule {
+        id: "discord-api-token",
+        what: "a Discord bot token",
+        pattern: Pattern::DiscordBot,
+    },
+    Rule {
+        id: "url-userinfo-password",
+        what: "a password in a URL",
+        pattern: Pattern::UrlUserinfo,
     },
     Rule {
         id: "password-assignment",
@@ -305,6 +319,17 @@ pub(crate) const RULES: &[Rule] = &[
         what: "a Stripe key",
         pattern: Pattern::Token {
             prefixes: &["sk_live_", "rk_live_"],
+            chars: Chars::Alnum,
+            min: 24,
+            max: 255,
+            mixed: true,
+        },
+    },
+    Rule {
+        id: "stripe-webhook-secret",
+        what: "a Stripe webhook signing secret",
+        pattern: Pattern::Token {
+            prefixes: &["whsec_"],
             chars: Chars::Alnum,
             min: 24,
             max: 255,

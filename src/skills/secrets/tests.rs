@@ -59,6 +59,21 @@ fn each_rule_finds_its_secret() {
         ),
         ("aws.txt", "AKIA2OGYBAH6STMMNXNN", "aws-access-token"),
         (
+            "bot.js",
+            "login('MTA4NzY1NDMyMTA5ODc2NTQzMg.GhX2aB.k3Jd9fLq8wZpR2tYvN5mC7xB1sQ4eU6oI0aHgT')",
+            "discord-api-token",
+        ),
+        (
+            "db.py",
+            "DB = 'postgres://admin:S3cretPass99@db.internal:5432/app'",
+            "url-userinfo-password",
+        ),
+        (
+            "hooks.py",
+            "WH = 'whsec_5d3f9a1c7e2b4d6f8a0c2e4b6d8f0a1c'",
+            "stripe-webhook-secret",
+        ),
+        (
             "credentials",
             "aws_secret_access_key = 9f8E7d6C5b4A3z2Y1x0W9v8U7t6S5r4Q3p2O1n0M",
             "aws-secret-access-key",
@@ -217,6 +232,90 @@ fn near_misses_pass() {
             "{\"name\": \"password-keeper\", \"version\": \"1.2.3\", \"description\": \"rotates the token-rotator's secrets\"}",
         ),
     ] {
+        assert_eq!(rule(path, text), None, "{path}: {text}");
+    }
+}
+
+/// Issue 26: secrets a skill package was installed with. Each is refused, naming its rule.
+#[test]
+fn issue_26_secrets_are_found() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "hooks.py",
+            "STRIPE_WEBHOOK = 'whsec_5d3f9a1c7e2b4d6f8a0c2e4b6d8f0a1c3e5b7d9f'",
+            "stripe-webhook-secret",
+        ),
+        (
+            "notify.md",
+            "post to https://hooks.slack.com/services/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",
+            "slack-webhook-url",
+        ),
+        (
+            "bot.js",
+            "client.login('MTA4NzY1NDMyMTA5ODc2NTQzMg.GhX2aB.k3Jd9fLq8wZpR2tYvN5mC7xB1sQ4eU6oI0aHgT')",
+            "discord-api-token",
+        ),
+        (
+            "SKILL.md",
+            "connect with password=Hunt3r2xK9q",
+            "password-assignment",
+        ),
+        (
+            "fetch.py",
+            "DB = 'postgres://admin:S3cretPass99@db.internal:5432/app'",
+            "url-userinfo-password",
+        ),
+        (
+            "SKILL.md",
+            "curl https://deploy:Tr0ub4dor3x@git.acme.io/repo.git",
+            "url-userinfo-password",
+        ),
+    ];
+    for (path, text, want) in cases {
+        assert_eq!(rule(path, text), Some(*want), "{path}: {text}");
+    }
+}
+
+/// Their near misses: placeholders, prose, documentation on example.com.
+#[test]
+fn issue_26_near_misses_pass() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "SKILL.md",
+            "Set STRIPE_WEBHOOK_SECRET to your whsec_... signing secret.",
+        ),
+        (
+            "hooks.py",
+            "secret = os.environ['STRIPE_WEBHOOK_SECRET']  # whsec_xxxxxxxxxxxxxxxx",
+        ),
+        (
+            "SKILL.md",
+            "Paste your https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX URL.",
+        ),
+        (
+            "SKILL.md",
+            "The bot token (Developer Portal > Bot > Reset Token) goes in DISCORD_TOKEN.",
+        ),
+        (
+            "SKILL.md",
+            "Pass password=<your password> or password=${DB_PASSWORD}.",
+        ),
+        (
+            "SKILL.md",
+            "The password= option takes the account's password.",
+        ),
+        (
+            "SKILL.md",
+            "e.g. https://user:pass@example.com/path or https://user:password@example.org",
+        ),
+        ("SKILL.md", "postgres://USER:PASSWORD@HOST:5432/DB"),
+        ("SKILL.md", "https://${USER}:${TOKEN}@git.acme.io/repo.git"),
+        (
+            "SKILL.md",
+            "see https://docs.acme.io/a:b@c and mailto:me@acme.io",
+        ),
+    ];
+    for (path, text) in cases {
         assert_eq!(rule(path, text), None, "{path}: {text}");
     }
 }
