@@ -20,6 +20,7 @@
 // Support shared by the suites.
 mod lifecycle_support;
 mod reliability_support;
+mod skill_secrets;
 mod skills_support;
 mod support;
 
