@@ -26,6 +26,7 @@ mod support;
 
 // The suites, one module per former test binary.
 mod channel_lab;
+mod channel_slack;
 mod channel_switch;
 mod cli_globals;
 mod completions;
