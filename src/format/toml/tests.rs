@@ -448,7 +448,7 @@ fn nesting_up_to_codex_limit_is_edited_and_deeper_refused() {
 /// comments standing on their own lines above them (the file's top comment first) stay.
 #[test]
 fn removing_keys_keeps_the_comments_above_them() {
-    let text = "# Codex settings: the device writes the model wiring, the owner the rest.\n\
+    let text = "# Agent settings: the device writes the model wiring, the owner the rest.\n\
                 model_provider = \"autonomous\"\n\
                 model = \"gpt-5\" # the owner's pick\n\
                 effort = \"medium\"\n\
@@ -466,14 +466,14 @@ fn removing_keys_keeps_the_comments_above_them() {
     assert!(d.remove(&["model_providers", "autonomous"]).unwrap());
     let out = d.to_string();
     for comment in [
-        "# Codex settings: the device writes the model wiring, the owner the rest.\n",
+        "# Agent settings: the device writes the model wiring, the owner the rest.\n",
         "# the provider osctl wrote\n",
         "# owner's tui settings\n",
     ] {
         assert!(out.contains(comment), "{comment:?} lost:\n{out}");
     }
     assert!(
-        out.starts_with("# Codex settings"),
+        out.starts_with("# Agent settings"),
         "the top comment moved:\n{out}"
     );
     for gone in ["model_provider =", "model =", "[model_providers"] {
