@@ -129,7 +129,7 @@ pub(crate) fn validate(ch: Channel, c: &Creds) -> Result<()> {
 /// The config.json edits that persist `c` for `ch`: every credential field of the channel is
 /// set (an option not given clears its field, as upstream's `AddChannel` overwrites them), and
 /// `channel` names it.
-fn persist_edits(ch: Channel, c: &Creds) -> Vec<(&'static str, Option<Value>)> {
+fn persist_edits(ch: Channel, c: &Creds, signing: bool) -> Vec<(&'static str, Option<Value>)> {
     let v = |o: &Option<String>| Some(Value::from(o.as_deref().unwrap_or("").trim()));
     let mut edits: Vec<(&'static str, Option<Value>)> = match ch {
         Channel::Telegram => vec![
@@ -149,6 +149,10 @@ fn persist_edits(ch: Channel, c: &Creds) -> Vec<(&'static str, Option<Value>)> {
         Channel::Whatsapp => vec![("whatsapp_user_id", v(&c.user_id))],
         Channel::Imessage => Vec::new(),
     };
+    // Only a runtime whose slack takes a signing secret gets (or clears) the field.
+    if ch == Channel::Slack && signing {
+        edits.push(("slack_signing_secret", v(&c.signing_secret)));
+    }
     edits.push(("channel", Some(Value::from(ch.as_str()))));
     edits
 }
@@ -193,14 +197,12 @@ pub(crate) fn plan_add(
     {
         crate::redact::register(secret);
     }
-    if ch == Channel::Slack
-        && given(&c.signing_secret)
-        && !given(&c.app_token)
-        && device.config.opt("llm_api_key") != c.signing_secret.as_deref().map(str::trim)
-    {
-        draft.warn(
-            "config.json has no field for Slack's signing secret, so the one given is not stored; the device signs Slack's HTTP mode with llm_api_key, as upstream's channel refresh does",
-        );
+    if ch == Channel::Slack && given(&c.signing_secret) && !spec.slack_signing_secret {
+        return Err(Error::input(
+            "channel_option_not_supported",
+            format!("{rt}'s slack channel takes no signing secret (Slack's HTTP mode)"),
+        )
+        .hint("use --app-token (socket mode) instead; nothing was written"));
     }
     let config_path = device.env.config_json();
     // A plugin installer runs before anything is written: it edits openclaw.json itself, so
@@ -209,7 +211,7 @@ pub(crate) fn plan_add(
     config::edit(
         draft,
         &config_path,
-        &persist_edits(ch, c),
+        &persist_edits(ch, c, spec.slack_signing_secret),
         &format!("channel add {ch}"),
     )?;
     let native_changed = apply_native(draft, device, rt, &[ch])?;

@@ -564,6 +564,9 @@ pub struct Runtime {
     pub channel_owner: Owner,
     /// Channels it runs as plugins of its own, installed on demand; `None`: no plugins.
     pub(crate) channel_plugins: Option<ChannelPlugins>,
+    /// Whether its slack channel takes a signing secret (Slack's HTTP mode); `channel add slack
+    /// --signing-secret` is refused on a runtime that takes none, rather than dropping it.
+    pub slack_signing_secret: bool,
     /// Takes a removed channel's credentials out of its own files (`channel remove`); returns
     /// whether it changed a file. `None`: it keeps no channel credentials of its own.
     pub(crate) remove_channel: Option<RemoveChannel>,

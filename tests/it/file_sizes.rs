@@ -15,7 +15,6 @@ const MAX_LINES: usize = 800;
 /// Files over the limit that are being split now, each with its most lines (its count when it
 /// was listed): they may only shrink.
 const SHRINKING: &[(&str, usize)] = &[
-    ("src/skills/secrets.rs", 916),
     ("src/skills/sync.rs", 937),
     ("tests/it/lifecycle_support/mod.rs", 1956),
     ("tests/it/skills_sync.rs", 1145),

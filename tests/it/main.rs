@@ -20,12 +20,14 @@
 // Support shared by the suites.
 mod lifecycle_support;
 mod reliability_support;
+mod skill_secrets;
 mod skills_support;
 mod support;
 
 // The suites, one module per former test binary.
 mod book;
 mod channel_lab;
+mod channel_slack;
 mod channel_switch;
 mod cli_globals;
 mod completions;

@@ -425,3 +425,87 @@ fn claude_code_accepts_presync() {
         }
     });
 }
+
+/// The real openclaw accepts what `channel add slack` writes, in socket mode (the app token)
+/// and in HTTP mode (the signing secret given, never another secret in its place).
+#[test]
+fn openclaw_accepts_channel_add_slack_in_both_modes() {
+    let Some(oracles) = require_oracles("openclaw accepts channel add slack") else {
+        return;
+    };
+    let cases = [
+        (
+            "socket",
+            "--app-token",
+            "xapp-1-A0123456789-0123456789012-abcdef0123456789abcdef",
+        ),
+        (
+            "http",
+            "--signing-secret",
+            "0123456789abcdef0123456789abcdef",
+        ),
+    ];
+    for (mode, flag, value) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let device = dir.path().join("device");
+        copy_tree(
+            &Path::new(REPO).join("tests/cli/channel/_openclaw"),
+            &device,
+        );
+        // The slack plugin set up (osctl refreshes a plugin channel only then).
+        let json = device.join("root/.openclaw/openclaw.json");
+        std::fs::create_dir_all(json.parent().unwrap()).unwrap();
+        std::fs::write(
+            &json,
+            "{\"plugins\": {\"entries\": {\"slack\": {\"enabled\": true}}}}\n",
+        )
+        .unwrap();
+        let out = osctl(
+            &device,
+            &[
+                "channel",
+                "add",
+                "slack",
+                "--token",
+                "xoxb-0123456789-0123456789012-abcdefABCDEF0123",
+                flag,
+                value,
+                "--user-id",
+                "U0123ABCD",
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{mode}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&json).unwrap();
+        assert!(
+            text.contains(&format!("\"mode\": \"{mode}\"")),
+            "{mode}: {text}"
+        );
+        assert!(
+            text.contains(value),
+            "{mode}: the credential given is not written: {text}"
+        );
+        assert!(
+            !text.contains("\"signingSecret\": \"sk-example-0000000000000000c0de\""),
+            "{mode}: the LLM key signs slack"
+        );
+        assert!(
+            text.contains("\"allowFrom\": [\"U0123ABCD\"]"),
+            "{mode}: {text}"
+        );
+        let home = dir.path().join("home");
+        copy_tree(&device.join("root"), &home);
+        let h = home.display().to_string();
+        rewrite(
+            &home,
+            &[
+                ("/var/log/openclaw", format!("{h}/log")),
+                ("/root/", format!("{h}/")),
+            ],
+        );
+        validate(&oracles, "openclaw", &home, &[]);
+    }
+}

@@ -206,3 +206,73 @@ fn picoclaw_files_match_the_spec_in_every_mode() {
     }
     check("examples/presync/picoclaw", "legacy");
 }
+
+/// The one-time migrate from openclaw stops openclaw's unit through the services door (so
+/// `OSCTL_SYSTEMCTL` sees it, and a preview prints it as a service action), never from inside
+/// the migrate's shell script.
+#[test]
+fn the_one_time_migrate_stops_openclaw_through_the_services_door() {
+    let tree = "tests/cli/presync/picoclaw-migrate-and-onboard-dry-run/in";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("device");
+    let state = dir.path().join("systemd");
+    std::fs::create_dir_all(&state).unwrap();
+    copy_tree(&Path::new(REPO).join(tree), &root);
+    let unit = root.join("etc/systemd/system/openclaw.service");
+    std::fs::create_dir_all(unit.parent().unwrap()).unwrap();
+    std::fs::write(&unit, "[Service]\n").unwrap();
+    std::fs::write(state.join("openclaw.service.active"), "active\n").unwrap();
+    let fake = Path::new(REPO).join("tests/support/fake-systemctl");
+    let osctl = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_osctl"))
+            .arg("--root")
+            .arg(&root)
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("OSCTL_SYSTEMCTL", &fake)
+            .env("FAKE_SYSTEMCTL_DIR", &state)
+            .env("FAKE_SYSTEMCTL_ROOT", &root)
+            .env("OSCTL_TEST_NOW", "1764460800")
+            .output()
+            .unwrap()
+    };
+    let preview = osctl(&["--dry-run", "presync", "picoclaw"]);
+    let shown = String::from_utf8_lossy(&preview.stdout).to_string();
+    assert!(preview.status.success(), "{shown}");
+    let run_line = shown
+        .lines()
+        .find(|l| l.contains("picoclaw-migrate"))
+        .unwrap_or_else(|| panic!("no migrate command in the preview:\n{shown}"));
+    assert!(
+        !run_line.contains("systemctl"),
+        "the migrate's script runs systemctl itself: {run_line}"
+    );
+    let stop = shown
+        .lines()
+        .position(|l| l == "# systemctl stop openclaw.service")
+        .unwrap_or_else(|| panic!("no service action stopping openclaw:\n{shown}"));
+    let migrate = shown.lines().position(|l| l == run_line).unwrap();
+    assert!(
+        stop < migrate,
+        "openclaw is stopped after the migrate:\n{shown}"
+    );
+
+    let out = osctl(&["presync", "picoclaw"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let calls = std::fs::read_to_string(state.join("calls")).unwrap_or_default();
+    assert!(
+        calls.lines().any(|l| l == "stop openclaw.service"),
+        "OSCTL_SYSTEMCTL never saw the stop: {calls:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(state.join("openclaw.service.active"))
+            .unwrap()
+            .trim(),
+        "inactive"
+    );
+}

@@ -43,7 +43,7 @@
 use std::fmt;
 
 use serde_json::Value;
-use toml_edit::DocumentMut;
+use toml_edit::{DocumentMut, Item};
 
 use super::{carry::carry, show_path};
 use crate::error::{Error, Location, Result};
@@ -335,7 +335,8 @@ fn keep_trailing_in_place(before: &str, edited: &DocumentMut) -> String {
     }
 }
 
-/// Removes the key at `path` from `doc`; whether it was there.
+/// Removes the key at `path` from `doc`; whether it was there. The comments on their own lines
+/// above it (and, for a table, above its keys) are the owner's: they go to what follows it.
 fn remove_in(doc: &mut DocumentMut, path: &[&str]) -> bool {
     let Some((last, parent)) = path.split_last() else {
         return false;
@@ -347,9 +348,106 @@ fn remove_in(doc: &mut DocumentMut, path: &[&str]) -> bool {
             None => return false,
         }
     }
-    match item.as_table_like_mut() {
-        Some(t) => t.remove(last).is_some(),
-        None => false,
+    let parent_pos = item.as_table().and_then(|t| t.position());
+    let Some(t) = item.as_table_like_mut() else {
+        return false;
+    };
+    let keys: Vec<String> = t.iter().map(|(k, _)| k.to_string()).collect();
+    let Some(at) = keys.iter().position(|k| k == last) else {
+        return false;
+    };
+    let Some(key) = t.key(last).cloned() else {
+        return false;
+    };
+    let Some(removed) = t.remove(last) else {
+        return false;
+    };
+    let comments = own_line_comments(&key, &removed);
+    if comments.is_empty() {
+        return true;
+    }
+    // A value's comments go to the next value of its table, when there is one.
+    if !removed.is_table() {
+        for next in &keys[at + 1..] {
+            if let Some((mut k, v)) = t.get_key_value_mut(next)
+                && v.is_value()
+            {
+                let decor = k.leaf_decor_mut();
+                let prefix = raw(decor.prefix());
+                decor.set_prefix(format!("{comments}{prefix}"));
+                return true;
+            }
+        }
+    }
+    // Else the next table header in the file, or the end of the file.
+    let after = removed.as_table().and_then(|t| t.position()).or(parent_pos);
+    let mut tables = Vec::new();
+    table_paths(doc.as_table(), &mut Vec::new(), &mut tables);
+    let next = tables
+        .into_iter()
+        .filter(|(p, _)| after.is_none_or(|a| *p > a))
+        .min_by_key(|(p, _)| *p);
+    let table = next.and_then(|(_, path)| {
+        let mut item = doc.as_item_mut();
+        for k in &path {
+            item = item.get_mut(k)?;
+        }
+        item.as_table_mut()
+    });
+    match table {
+        Some(table) => {
+            let decor = table.decor_mut();
+            let prefix = raw(decor.prefix());
+            decor.set_prefix(format!("{comments}{prefix}"));
+        }
+        None => {
+            let trailing = doc.trailing().as_str().unwrap_or("").to_string();
+            doc.set_trailing(format!("{trailing}{comments}"));
+        }
+    }
+    true
+}
+
+fn raw(r: Option<&toml_edit::RawString>) -> String {
+    r.and_then(|r| r.as_str()).unwrap_or("").to_string()
+}
+
+/// The comment lines standing on their own above `key` (and above the keys of a removed table).
+fn own_line_comments(key: &toml_edit::Key, item: &Item) -> String {
+    let mut prefixes = vec![raw(key.leaf_decor().prefix())];
+    if let Some(t) = item.as_table() {
+        prefixes.push(raw(t.decor().prefix()));
+        prefixes.extend(t.iter().map(|(k, _)| {
+            t.key(k)
+                .map(|k| raw(k.leaf_decor().prefix()))
+                .unwrap_or_default()
+        }));
+    }
+    prefixes
+        .iter()
+        .flat_map(|p| p.lines())
+        .filter(|l| l.trim_start().starts_with('#'))
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect()
+}
+
+/// The position and path of every table below `table`.
+fn table_paths(
+    table: &toml_edit::Table,
+    at: &mut Vec<String>,
+    out: &mut Vec<(isize, Vec<String>)>,
+) {
+    for (k, item) in table.iter() {
+        if let Some(t) = item.as_table() {
+            at.push(k.to_string());
+            if let Some(p) = t.position()
+                && !t.is_implicit()
+            {
+                out.push((p, at.clone()));
+            }
+            table_paths(t, at, out);
+            at.pop();
+        }
     }
 }
 

@@ -443,3 +443,41 @@ fn nesting_up_to_codex_limit_is_edited_and_deeper_refused() {
     let e = TomlDoc::parse(&deep, "x").unwrap_err();
     assert!(e.to_string().contains("80"), "{e}");
 }
+
+/// Presync in subscription mode removes `model_provider`, `model` and the provider table: the
+/// comments standing on their own lines above them (the file's top comment first) stay.
+#[test]
+fn removing_keys_keeps_the_comments_above_them() {
+    let text = "# Agent settings: the device writes the model wiring, the owner the rest.\n\
+                model_provider = \"autonomous\"\n\
+                model = \"gpt-5\" # the owner's pick\n\
+                effort = \"medium\"\n\
+                \n\
+                # the provider osctl wrote\n\
+                [model_providers.autonomous]\n\
+                name = \"autonomous\"\n\
+                \n\
+                # owner's tui settings\n\
+                [tui]\n\
+                notifications = true\n";
+    let mut d = doc(text);
+    assert!(d.remove(&["model_provider"]).unwrap());
+    assert!(d.remove(&["model"]).unwrap());
+    assert!(d.remove(&["model_providers", "autonomous"]).unwrap());
+    let out = d.to_string();
+    for comment in [
+        "# Agent settings: the device writes the model wiring, the owner the rest.\n",
+        "# the provider osctl wrote\n",
+        "# owner's tui settings\n",
+    ] {
+        assert!(out.contains(comment), "{comment:?} lost:\n{out}");
+    }
+    assert!(
+        out.starts_with("# Agent settings"),
+        "the top comment moved:\n{out}"
+    );
+    for gone in ["model_provider =", "model =", "[model_providers"] {
+        assert!(!out.contains(gone), "{gone} kept:\n{out}");
+    }
+    assert!(TomlDoc::parse(&out, "x").is_ok());
+}

@@ -27,6 +27,7 @@ pub(super) const SPEC: Runtime = Runtime {
     mcp_refuses: None,
     channel_owner: Owner::Runtime,
     channel_plugins: None,
+    slack_signing_secret: false,
     remove_channel: Some(channel::remove_channel),
     unit: "hermes-gateway",
     home: Loc::home(".hermes"),

@@ -17,7 +17,7 @@ use crate::format::Format;
 use crate::format::doc::Doc;
 use crate::format::dotenv::DotEnv;
 use crate::path::DevPath;
-use crate::plan::{CommandAction, Draft, FileState};
+use crate::plan::{CommandAction, Draft, FileState, ServiceAction};
 use crate::runtime::{Loc, Runtime};
 use crate::system::fs::Kind;
 
@@ -26,6 +26,12 @@ const ENV_HEADER: &str = "# Keys osctl presync owns are kept in sync with /root/
 
 /// Mode of the secret files presync writes (`.env`, `.security.yml`, the BlueBubbles context).
 pub(crate) const SECRET_MODE: u32 = 0o600;
+
+/// A step planned to run after every file change of a presync.
+pub(crate) enum Queued {
+    Command(CommandAction),
+    Service(ServiceAction),
+}
 
 /// The context of one runtime's presync.
 pub(crate) struct Cx<'c, 'a> {
@@ -38,8 +44,9 @@ pub(crate) struct Cx<'c, 'a> {
     pub scope: Scope,
     /// Whether this presync planned a change to any file.
     pub changed: bool,
-    /// Programs to run after every file change (see [`Cx::command`]).
-    pub(super) commands: Vec<CommandAction>,
+    /// Programs (and the service actions they need first) to run after every file change, in
+    /// order (see [`Cx::command`] and [`Cx::service`]).
+    pub(super) commands: Vec<Queued>,
     /// Whether commands may be planned (the settle pass after a run plans none).
     pub(super) allow_commands: bool,
     lan_ip: Option<Option<String>>,
@@ -49,9 +56,19 @@ impl<'c, 'a> Cx<'c, 'a> {
     /// Queues the programs this presync planned on the draft, after all its file changes, and
     /// returns their labels.
     pub(crate) fn queue_commands(&mut self) -> Vec<String> {
-        let labels = self.commands.iter().map(|c| c.label.clone()).collect();
-        for command in std::mem::take(&mut self.commands) {
-            self.draft.command(command);
+        let labels = self
+            .commands
+            .iter()
+            .filter_map(|s| match s {
+                Queued::Command(c) => Some(c.label.clone()),
+                Queued::Service(_) => None,
+            })
+            .collect();
+        for step in std::mem::take(&mut self.commands) {
+            match step {
+                Queued::Command(command) => self.draft.command(command),
+                Queued::Service(action) => self.draft.service(action),
+            }
         }
         labels
     }
@@ -178,7 +195,7 @@ impl<'c, 'a> Cx<'c, 'a> {
         if !self.allow_commands {
             return;
         }
-        self.commands.push(CommandAction {
+        self.commands.push(Queued::Command(CommandAction {
             argv: argv.iter().map(|s| s.to_string()).collect(),
             env: env
                 .iter()
@@ -187,7 +204,16 @@ impl<'c, 'a> Cx<'c, 'a> {
             timeout_secs,
             optional: true,
             label: label.to_string(),
-        });
+        }));
+    }
+
+    /// Plans a service action to run among this presync's programs, just before the next one
+    /// planned: a program that needs a unit stopped gets the stop through the services door
+    /// (`OSCTL_SYSTEMCTL`, printed when there is no systemd), never from its own shell.
+    pub(crate) fn service(&mut self, action: ServiceAction) {
+        if self.allow_commands {
+            self.commands.push(Queued::Service(action));
+        }
     }
 
     /// Opens a structured native file for editing (an empty document when it does not exist).

@@ -28,6 +28,7 @@ pub(super) const SPEC: Runtime = Runtime {
     mcp_refuses: Some(mcp::refuses),
     channel_owner: Owner::Runtime,
     channel_plugins: Some(channel::PLUGINS),
+    slack_signing_secret: true,
     remove_channel: Some(channel::remove_channel),
     unit: "openclaw",
     home: Loc::openclaw(""),

@@ -300,8 +300,8 @@ fn messages(json: &mut DocEdit) -> Result<()> {
 
 /// `channels.<ch>` for every channel with credentials in config.json (a plugin channel once its
 /// plugin is set up, see [`plugin_set_up`]), as `AddChannel` writes it
-/// (slack in the HTTP mode of the device's bridge, signed with `llm_api_key`, as
-/// `RefreshChannelConfig` forces), plus `plugins.entries.<ch>.enabled`.
+/// (slack in socket mode with its app token, or HTTP mode with its signing secret: never
+/// `llm_api_key` in its place, which upstream's `RefreshChannelConfig` forces), plus `plugins.entries.<ch>.enabled`.
 fn channels(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
     let mut done = Vec::new();
     if let Some(token) = cx.val("telegram_bot_token") {
@@ -362,20 +362,50 @@ fn channels(cx: &mut Cx<'_, '_>, json: &mut DocEdit) -> Result<()> {
                    "ephemeral": true}),
         )?;
         json.set(&[c[0], c[1], "commands"], json!({"native": true}))?;
-        json.set(&[c[0], c[1], "dmPolicy"], "open")?;
-        json.add_to_list(&[c[0], c[1], "allowFrom"], "*")?;
-        json.set(&[c[0], c[1], "mode"], "http")?;
-        match cx.val("llm_api_key") {
-            Some(secret) => json.set(&[c[0], c[1], "signingSecret"], secret)?,
-            None => cx.warn("slack runs in HTTP mode, signed with llm_api_key, which is empty"),
+        // The owner allow-list, as telegram: the owner's id when given, else open to all.
+        match cx.val("slack_user_id") {
+            Some(user) => {
+                json.set(&[c[0], c[1], "dmPolicy"], "allowlist")?;
+                json.add_to_list(&[c[0], c[1], "allowFrom"], &user)?;
+            }
+            None => {
+                json.set(&[c[0], c[1], "dmPolicy"], "open")?;
+                json.add_to_list(&[c[0], c[1], "allowFrom"], "*")?;
+            }
         }
-        json.set(&[c[0], c[1], "webhookPath"], "/slack/events")?;
-        for gone in [
-            "appToken",
-            "socketMode",
-            "requireMention",
-            "nativeStreaming",
-        ] {
+        // Socket mode with the app token; HTTP mode signed with the signing secret given,
+        // never another secret in its place.
+        let (mode, keep, drop): (&str, Vec<(&str, String)>, &[&str]) = match (
+            cx.val("slack_app_token"),
+            cx.val("slack_signing_secret"),
+        ) {
+            (Some(app), _) => (
+                "socket",
+                vec![("appToken", app)],
+                &["signingSecret", "webhookPath"],
+            ),
+            (None, Some(secret)) => (
+                "http",
+                vec![
+                    ("signingSecret", secret),
+                    ("webhookPath", "/slack/events".into()),
+                ],
+                &["appToken"],
+            ),
+            (None, None) => {
+                cx.warn("slack needs slack_app_token (socket mode) or slack_signing_secret (HTTP mode) in config.json");
+                ("socket", Vec::new(), &["signingSecret", "webhookPath"])
+            }
+        };
+        json.set(&[c[0], c[1], "mode"], mode)?;
+        for (k, v) in keep {
+            json.set(&[c[0], c[1], k], v)?;
+        }
+        for gone in drop
+            .iter()
+            .copied()
+            .chain(["socketMode", "requireMention", "nativeStreaming"])
+        {
             json.remove(&[c[0], c[1], gone])?;
         }
         done.push("slack");

@@ -26,6 +26,7 @@ pub(super) const SPEC: Runtime = Runtime {
     mcp_refuses: None,
     channel_owner: Owner::Device,
     channel_plugins: None,
+    slack_signing_secret: false,
     remove_channel: None,
     unit: "opencode",
     home: Loc::home(".opencode"),

@@ -28,6 +28,7 @@ pub(super) const SPEC: Runtime = Runtime {
     mcp_refuses: None,
     channel_owner: Owner::Device,
     channel_plugins: None,
+    slack_signing_secret: false,
     remove_channel: Some(channel::remove_channel),
     unit: "picoclaw",
     home: Loc::home(".picoclaw"),

@@ -14,6 +14,7 @@ use crate::device::config::LlmMode;
 use crate::error::Result;
 use crate::format::Format;
 use crate::path::DevPath;
+use crate::plan::ServiceAction;
 use crate::runtime::kit::blocks::{self, PICOCLAW_AGENTS};
 use crate::runtime::kit::cx::{Cx, DocEdit, SECRET_MODE, fill};
 use crate::runtime::kit::llm::{
@@ -27,6 +28,8 @@ const PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 const MIGRATE: &str = include_str!("../../../embedded/presync/picoclaw-migrate.sh");
 const CHANNELS: [&str; 4] = ["telegram", "discord", "slack", "whatsapp"];
 /// The observer hook program the OS image ships (relative to picoclaw's home).
+/// The unit the migrate stops first (openclaw's unit is baked into the image).
+const OPENCLAW_UNIT: &str = "openclaw";
 const OBSERVER: &str = "hooks/os-server-observer/observer.py";
 
 pub(crate) fn plan(cx: &mut Cx<'_, '_>) -> Result<()> {
@@ -109,6 +112,9 @@ fn migrate_once(cx: &mut Cx<'_, '_>, ws: &DevPath) -> Result<()> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .collect();
     let script = script.join("; ");
+    // openclaw must not write its workspace while it is copied; the stop goes through the
+    // services door, right before the migrate.
+    cx.service(ServiceAction::Stop(OPENCLAW_UNIT.into()));
     cx.command(
         &["/bin/sh", "-c", &script, "picoclaw-migrate"],
         &[

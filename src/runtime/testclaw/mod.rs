@@ -26,6 +26,7 @@ pub(super) const SPEC: Runtime = Runtime {
     // Every channel it runs goes through the device's loop: nothing to write in its files.
     channel_owner: Owner::Device,
     channel_plugins: None,
+    slack_signing_secret: false,
     remove_channel: None,
     unit: "testclaw",
     home: Loc::home(".testclaw"),
