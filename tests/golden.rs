@@ -39,42 +39,18 @@
 
 // Shared with the integration-test binary (`tests/it/`), whose suites read a case's expected
 // tree with the parts this binary does not use.
+#[path = "it/support/golden_bases.rs"]
+mod golden_bases;
 #[allow(dead_code)]
 #[path = "it/support/golden_tree.rs"]
 mod golden_tree;
 
 use golden_tree::{
-    apply, check_canonical, delta, describe_tree_diff, read_delta, tree, write_delta,
+    Tree, apply, check_canonical, delta, describe_tree_diff, read_delta, tree, write_delta,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    if !from.exists() {
-        return;
-    }
-    for entry in walkdir::WalkDir::new(from).min_depth(1) {
-        let entry = entry.unwrap();
-        let rel = entry.path().strip_prefix(from).unwrap();
-        let dest = to.join(rel);
-        let ft = entry.file_type();
-        if ft.is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), &dest).unwrap();
-        } else if entry.file_name() != ".keep" {
-            std::fs::copy(entry.path(), &dest).unwrap();
-            // Git keeps only the executable bit: give every input the mode a fresh clone has,
-            // so a case reads the same on every checkout.
-            use std::os::unix::fs::PermissionsExt;
-            let exec = entry.metadata().unwrap().permissions().mode() & 0o111 != 0;
-            let mode = if exec { 0o755 } else { 0o644 };
-            std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(mode)).unwrap();
-        }
-    }
-}
 
 struct Case {
     name: String,
@@ -83,8 +59,6 @@ struct Case {
     status: i32,
     env: Vec<(String, String)>,
     stdin: Option<String>,
-    /// A tree elsewhere in the repository used as `in/` (the sample device).
-    tree: Option<PathBuf>,
 }
 
 fn load_case(dir: &Path, name: String) -> Case {
@@ -112,10 +86,6 @@ fn load_case(dir: &Path, name: String) -> Case {
         .get("stdin")
         .and_then(|v| v.as_str())
         .map(str::to_string);
-    let tree = doc
-        .get("in")
-        .and_then(|v| v.as_str())
-        .map(|p| Path::new(env!("CARGO_MANIFEST_DIR")).join(p));
     Case {
         name,
         dir: dir.to_path_buf(),
@@ -123,7 +93,6 @@ fn load_case(dir: &Path, name: String) -> Case {
         status,
         env,
         stdin,
-        tree,
     }
 }
 
@@ -148,10 +117,12 @@ fn cases(filter: &str) -> Vec<Case> {
 }
 
 /// Runs one case; returns a failure description, or `None` when it passed.
-fn run_case(case: &Case, bless: bool) -> Option<String> {
+fn run_case(case: &Case, bless: bool, shared: &[(String, Tree)]) -> Option<String> {
     let sandbox = tempfile::tempdir().unwrap();
     let root = sandbox.path().join("device");
-    copy_tree(case.tree.as_deref().unwrap_or(&case.dir.join("in")), &root);
+    if let Err(e) = golden_tree::write_input(&case.dir, &root) {
+        return Some(format!("the input tree cannot be built: {e}\n"));
+    }
     let before = tree(&root);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_osctl"));
     cmd.args(&case.args)
@@ -207,10 +178,14 @@ fn run_case(case: &Case, bless: bool) -> Option<String> {
             std::fs::write(case.dir.join("cmd.toml"), doc.to_string()).unwrap();
         }
         write_delta(&case.dir, &delta(&before, &after));
-        return None;
+        // A new case's whole `in/` becomes its smallest form (a delta from a shared tree).
+        return golden_bases::rebase(&case.name, &case.dir, shared).err();
     }
 
     let mut problems = String::new();
+    if let Err(e) = golden_bases::check_source(&case.name, &case.dir, shared) {
+        problems.push_str(&e);
+    }
     if status != case.status {
         problems.push_str(&format!("exit status {status}, expected {}\n", case.status));
     }
@@ -322,6 +297,69 @@ fn write_if_changed(path: &Path, text: &str) {
     }
 }
 
+/// `OSCTL_REBASE=1`: stores every selected case's input in its smallest form (a whole shared tree
+/// named with `in =`, a delta from the nearest one with `base =`, or its own whole `in/`), without
+/// running anything. Re-run after adding cases or moving trees; the tree each case starts from
+/// stays the same (checked).
+fn rebase_all(cases: &[Case], shared: &[(String, Tree)]) {
+    let mut failed = 0;
+    for case in cases {
+        if let Err(e) = golden_bases::rebase(&case.name, &case.dir, shared) {
+            eprintln!("{}: {e}", case.name);
+            failed += 1;
+        }
+    }
+    eprintln!("rebased {} golden cases, {failed} failed", cases.len());
+    assert_eq!(failed, 0);
+}
+
+/// The proof that a stored input cannot pass vacuously, on the first case stored as a delta: a
+/// copy of it passes, the same copy with another base fails.
+fn wrong_input_trial(case: &Case, shared: &[(String, Tree)], filter: &str) -> Option<Trial> {
+    let golden_tree::Source::Base(base) = golden_tree::source(&case.dir).ok()? else {
+        return None;
+    };
+    static FIRST: std::sync::Once = std::sync::Once::new();
+    let name = "_delta/wrong-base-fails-the-case";
+    let mut first = false;
+    FIRST.call_once(|| first = true);
+    if !first || !name.contains(filter) {
+        return None;
+    }
+    let other = shared.iter().map(|(p, _)| p).find(|p| **p != base)?.clone();
+    let (dir, shared) = (case.dir.clone(), shared.to_vec());
+    let case_name = case.name.clone();
+    Some(Trial::test(name, move || {
+        let copy = tempfile::tempdir().unwrap();
+        for entry in walkdir::WalkDir::new(&dir).min_depth(1) {
+            let entry = entry.unwrap();
+            let to = copy.path().join(entry.path().strip_prefix(&dir).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to).unwrap();
+            } else {
+                std::fs::copy(entry.path(), &to).unwrap();
+            }
+        }
+        // The copy as it is passes: what fails below is the break, not the copying.
+        if let Some(problem) = run_case(&load_case(copy.path(), case_name.clone()), false, &shared)
+        {
+            return Err(format!("{case_name}, copied unbroken, fails:\n{problem}").into());
+        }
+        let text = std::fs::read_to_string(copy.path().join("cmd.toml")).unwrap();
+        let mut doc: toml_edit::DocumentMut = text.parse().unwrap();
+        doc["base"] = toml_edit::value(other.as_str());
+        std::fs::write(copy.path().join("cmd.toml"), doc.to_string()).unwrap();
+        let broken = format!("base = \"{other}\"");
+        match run_case(&load_case(copy.path(), case_name.clone()), false, &shared) {
+            Some(problem) => {
+                eprintln!("{case_name} with {broken} fails:\n{problem}");
+                Ok(())
+            }
+            None => Err(format!("{case_name} with {broken} still passes").into()),
+        }
+    }))
+}
+
 fn main() {
     let args = Arguments::from_args();
     let bless = std::env::var("OSCTL_BLESS").is_ok_and(|v| v == "1");
@@ -331,18 +369,27 @@ fn main() {
         !cases.is_empty() || !filter.is_empty(),
         "no golden cases found under tests/cli"
     );
+    let shared = std::sync::Arc::new(golden_bases::shared_trees());
+    if std::env::var("OSCTL_REBASE").is_ok_and(|v| v == "1") {
+        rebase_all(&cases, &shared);
+        return;
+    }
     let mut trials: Vec<Trial> = cases
-        .into_iter()
-        .map(|case| {
-            Trial::test(case.name.clone(), move || match run_case(&case, bless) {
+        .iter()
+        .filter_map(|case| wrong_input_trial(case, &shared, &filter))
+        .collect();
+    trials.extend(cases.into_iter().map(|case| {
+        let shared = shared.clone();
+        {
+            Trial::test(case.name.clone(), move || match run_case(&case, bless, &shared) {
                 None => Ok(()),
                 Some(problem) => Err(Failed::from(format!(
                     "golden case {} failed (re-bless with OSCTL_BLESS=1 after checking):\n{problem}",
                     case.name
                 ))),
             })
-        })
-        .collect();
+        }
+    }));
     for (name, input, expected) in golden_tree::self_test_pairs() {
         let name = format!("_delta/{name}");
         if name.contains(&filter) {

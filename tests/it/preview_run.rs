@@ -283,7 +283,6 @@ fn as_run(args: &[String], command: &str) -> Vec<String> {
 struct Case {
     name: String,
     dir: PathBuf,
-    input: PathBuf,
     args: Vec<String>,
     env: Vec<(String, String)>,
     stdin: Option<String>,
@@ -322,11 +321,9 @@ fn golden_cases() -> Vec<Case> {
                     .collect()
             })
             .unwrap_or_default();
-        let input = golden_tree::input_dir(dir);
         out.push(Case {
             name,
             dir: dir.to_path_buf(),
-            input,
             args,
             env,
             stdin: doc
@@ -348,7 +345,10 @@ fn every_mutating_golden_case_previews_what_it_does() {
         // Its expected tree (the input with its delta applied) differs from its input.
         let changes = golden_tree::expected_tree(&case.dir)
             .unwrap_or_else(|e| panic!("{}: {e}", case.name))
-            != golden_tree::tree(&case.input);
+            != golden_tree::plain(
+                &golden_tree::input_tree(&case.dir)
+                    .unwrap_or_else(|e| panic!("{}: {e}", case.name)),
+            );
         let Some(command) = mutating(&case.args) else {
             assert!(
                 !changes,
@@ -369,7 +369,7 @@ fn every_mutating_golden_case_previews_what_it_does() {
         }
         let sandbox = tempfile::tempdir().unwrap();
         let input = sandbox.path().join("in");
-        copy_tree(&case.input, &input);
+        golden_tree::write_input(&case.dir, &input).unwrap();
         let systemd = (command == "switch").then(|| sandbox.path().join("systemd"));
         if let Some(s) = &systemd {
             std::fs::create_dir_all(s).unwrap();

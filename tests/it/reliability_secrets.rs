@@ -376,11 +376,8 @@ fn cases() -> Vec<Case> {
             .get("stdin")
             .and_then(|v| v.as_str())
             .map(str::to_string);
-        let input = doc
-            .get("in")
-            .and_then(|v| v.as_str())
-            .map(|p| repo().join(p))
-            .unwrap_or_else(|| dir.join("in"));
+        // Built whole when the case stores it as a delta (tests/it/support/golden_tree.rs).
+        let input = crate::support::golden_tree::input_path(&dir).unwrap();
         out.push(Case {
             name,
             args,

@@ -32,6 +32,9 @@ pub const DELETED: &str = "deleted";
 #[derive(Debug, PartialEq, Eq, Clone)]
 pub enum Node {
     File(Vec<u8>),
+    /// An executable file: only in input trees read with their modes (`tree_with_modes`), as Git
+    /// keeps the executable bit; the tree a run leaves is compared without modes (`tree`).
+    Exec(Vec<u8>),
     Link(PathBuf),
     EmptyDir,
 }
@@ -56,6 +59,15 @@ impl Delta {
 /// The tree under `root` (none when it does not exist), without `.keep` markers and osctl's
 /// bookkeeping.
 pub fn tree(root: &Path) -> Tree {
+    read_tree(root, false)
+}
+
+/// The tree under `root` as `tree` reads it, executable files as `Node::Exec`.
+pub fn tree_with_modes(root: &Path) -> Tree {
+    read_tree(root, true)
+}
+
+fn read_tree(root: &Path, modes: bool) -> Tree {
     let mut out = BTreeMap::new();
     if !root.exists() {
         return out;
@@ -75,7 +87,17 @@ pub fn tree(root: &Path) -> Tree {
         if ft.is_symlink() {
             out.insert(rel, Node::Link(std::fs::read_link(entry.path()).unwrap()));
         } else if ft.is_file() {
-            out.insert(rel, Node::File(std::fs::read(entry.path()).unwrap()));
+            let bytes = std::fs::read(entry.path()).unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            let exec = entry.metadata().unwrap().permissions().mode() & 0o111 != 0;
+            out.insert(
+                rel,
+                if modes && exec {
+                    Node::Exec(bytes)
+                } else {
+                    Node::File(bytes)
+                },
+            );
         } else if ft.is_dir()
             && is_empty_dir(entry.path())
             && !BOOKKEEPING_DIRS.contains(&rel.as_str())
@@ -96,17 +118,35 @@ fn is_empty_dir(dir: &Path) -> bool {
 
 /// Writes `tree` as a fresh folder `to` (an empty folder gets a `.keep`).
 pub fn write_tree(tree: &Tree, to: &Path) {
+    write_tree_as(tree, to, true)
+}
+
+/// Writes `tree` as a fresh folder `to`, an empty folder with a `.keep` when `keep` (as stored in
+/// the repository) or without (a device as osctl sees it). Files get the mode a fresh clone gives
+/// them (0755 executable, else 0644), so a case reads the same on every checkout.
+pub fn write_tree_as(tree: &Tree, to: &Path, keep: bool) {
+    use std::os::unix::fs::PermissionsExt;
     let _ = std::fs::remove_dir_all(to);
     std::fs::create_dir_all(to).unwrap();
     for (rel, node) in tree {
         let p = to.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         match node {
-            Node::File(bytes) => std::fs::write(&p, bytes).unwrap(),
+            Node::File(bytes) | Node::Exec(bytes) => {
+                std::fs::write(&p, bytes).unwrap();
+                let mode = if matches!(node, Node::Exec(_)) {
+                    0o755
+                } else {
+                    0o644
+                };
+                std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
+            }
             Node::Link(target) => std::os::unix::fs::symlink(target, &p).unwrap(),
             Node::EmptyDir => {
                 std::fs::create_dir_all(&p).unwrap();
-                std::fs::write(p.join(".keep"), "").unwrap();
+                if keep {
+                    std::fs::write(p.join(".keep"), "").unwrap();
+                }
             }
         }
     }
@@ -195,7 +235,12 @@ pub fn apply(input: &Tree, delta: &Delta) -> Result<Tree, String> {
                 "out/{k} replaces a folder that holds something: list {k} in {DELETED}"
             ));
         }
-        if node == &Node::EmptyDir && matches!(t.get(k), Some(Node::File(_) | Node::Link(_))) {
+        if node == &Node::EmptyDir
+            && matches!(
+                t.get(k),
+                Some(Node::File(_) | Node::Exec(_) | Node::Link(_))
+            )
+        {
             return Err(format!(
                 "out/{k}/.keep replaces a file or link: list {k} in {DELETED}"
             ));
@@ -237,11 +282,21 @@ pub fn delta(input: &Tree, expected: &Tree) -> Delta {
 
 /// The delta stored in a case folder.
 pub fn read_delta(case_dir: &Path) -> Result<Delta, String> {
-    let out = tree(&case_dir.join("out"));
-    let deleted = match std::fs::read_to_string(case_dir.join(DELETED)) {
+    read_delta_as(case_dir, "out", DELETED)
+}
+
+/// A delta stored as the folder `dir` and the list `list` of a case (executable files of an
+/// input delta keep their mode; the `out/` of a result is compared without).
+fn read_delta_as(case_dir: &Path, dir: &str, list: &str) -> Result<Delta, String> {
+    let out = if dir == "in" {
+        tree_with_modes(&case_dir.join(dir))
+    } else {
+        tree(&case_dir.join(dir))
+    };
+    let deleted = match std::fs::read_to_string(case_dir.join(list)) {
         Ok(text) => text.lines().map(str::to_string).collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(format!("{DELETED}: {e}")),
+        Err(e) => return Err(format!("{list}: {e}")),
     };
     let delta = Delta { out, deleted };
     let mut sorted = delta.deleted.clone();
@@ -249,7 +304,7 @@ pub fn read_delta(case_dir: &Path) -> Result<Delta, String> {
     sorted.dedup();
     if sorted != delta.deleted || delta.deleted.iter().any(|l| l.is_empty()) {
         return Err(format!(
-            "{DELETED}: one path a line, sorted, no blank or repeated line"
+            "{list}: one path a line, sorted, no blank or repeated line"
         ));
     }
     Ok(delta)
@@ -258,9 +313,20 @@ pub fn read_delta(case_dir: &Path) -> Result<Delta, String> {
 /// Writes `delta` as the case's `out/` and `deleted`, touching neither when they already hold it
 /// (a bless of a case that did not change changes no file).
 pub fn write_delta(case_dir: &Path, delta: &Delta) {
-    let out_dir = case_dir.join("out");
-    let deleted = case_dir.join(DELETED);
-    if tree(&out_dir) != delta.out || (delta.out.is_empty() && out_dir.exists()) {
+    write_delta_as(case_dir, delta, "out", DELETED)
+}
+
+/// Writes `delta` as the folder `dir` and the list `list` of a case, touching neither when they
+/// already hold it.
+pub fn write_delta_as(case_dir: &Path, delta: &Delta, dir: &str, list: &str) {
+    let out_dir = case_dir.join(dir);
+    let deleted = case_dir.join(list);
+    let now = if dir == "in" {
+        tree_with_modes(&out_dir)
+    } else {
+        tree(&out_dir)
+    };
+    if now != delta.out || (delta.out.is_empty() && out_dir.exists()) {
         if delta.out.is_empty() {
             std::fs::remove_dir_all(&out_dir).unwrap();
         } else {
@@ -279,22 +345,113 @@ pub fn write_delta(case_dir: &Path, delta: &Delta) {
     }
 }
 
-/// The input tree of a case: `in = "…"` of its `cmd.toml` (relative to the repository), or `in/`.
-pub fn input_dir(case_dir: &Path) -> PathBuf {
-    let text = std::fs::read_to_string(case_dir.join("cmd.toml")).unwrap();
+/// The repository, which `in =` and `base =` paths are relative to.
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The file next to `cmd.toml` listing the paths of the base tree a case's input lacks.
+pub const IN_DELETED: &str = "in-deleted";
+
+/// Where a case's input tree comes from, as its `cmd.toml` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// `in = "<path>"`: a whole tree elsewhere in the repository, used as it is.
+    Named(String),
+    /// `base = "<path>"`: a whole tree elsewhere, with the case's `in/` copied over it and the
+    /// paths of `in-deleted` removed (a delta, as `out/` and `deleted` are for the result).
+    Base(String),
+    /// Neither: the case's own `in/`, whole.
+    Own,
+}
+
+/// The source of a case's input (`in =`, `base =`, or its own `in/`).
+pub fn source(case_dir: &Path) -> Result<Source, String> {
+    let file = case_dir.join("cmd.toml");
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
     let doc: toml_edit::DocumentMut = text
         .parse()
-        .unwrap_or_else(|e| panic!("{}: {e}", case_dir.join("cmd.toml").display()));
-    match doc.get("in").and_then(|v| v.as_str()) {
-        Some(p) => Path::new(env!("CARGO_MANIFEST_DIR")).join(p),
-        None => case_dir.join("in"),
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let key = |k: &str| doc.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    match (key("in"), key("base")) {
+        (Some(_), Some(_)) => Err(format!(
+            "{}: `in` and `base` both given (one names a whole tree, the other a base of a delta)",
+            file.display()
+        )),
+        (Some(p), None) => Ok(Source::Named(p)),
+        (None, Some(p)) => Ok(Source::Base(p)),
+        (None, None) => Ok(Source::Own),
     }
+}
+
+/// The delta a case stores from its base to its input: `in/` and `in-deleted`.
+pub fn read_input_delta(case_dir: &Path) -> Result<Delta, String> {
+    read_delta_as(case_dir, "in", IN_DELETED)
+}
+
+/// A case's whole input tree, executable files as `Node::Exec`: the one way every test that
+/// runs a golden case builds it (the golden binary and the suites of `tests/it/`).
+pub fn input_tree(case_dir: &Path) -> Result<Tree, String> {
+    match source(case_dir)? {
+        Source::Named(p) => Ok(tree_with_modes(&repo().join(p))),
+        Source::Own => {
+            if case_dir.join(IN_DELETED).exists() {
+                return Err(format!("{IN_DELETED} without a `base =` in cmd.toml"));
+            }
+            Ok(tree_with_modes(&case_dir.join("in")))
+        }
+        Source::Base(p) => {
+            let base = repo().join(&p);
+            if !base.is_dir() {
+                return Err(format!("base = \"{p}\": no such folder"));
+            }
+            apply(&tree_with_modes(&base), &read_input_delta(case_dir)?)
+                .map_err(|e| format!("in/ and {IN_DELETED} over base {p}: {e}"))
+        }
+    }
+}
+
+/// Writes a case's whole input tree as the device folder `to` (empty folders without `.keep`).
+pub fn write_input(case_dir: &Path, to: &Path) -> Result<(), String> {
+    write_tree_as(&input_tree(case_dir)?, to, false);
+    Ok(())
+}
+
+/// A folder holding a case's whole input tree, for the suites that read a device by path: the
+/// named tree or the case's own `in/` as they are, a delta built into a fresh folder under the
+/// test target's temporary folder.
+pub fn input_path(case_dir: &Path) -> Result<PathBuf, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    match source(case_dir)? {
+        Source::Named(p) => Ok(repo().join(p)),
+        Source::Own if case_dir.join("in").is_dir() => Ok(case_dir.join("in")),
+        // A delta, or an empty input (no `in/` at all).
+        _ => {
+            let to = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+                "golden-inputs/{}-{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            ));
+            write_input(case_dir, &to)?;
+            Ok(to)
+        }
+    }
+}
+
+/// A tree as the golden harness compares it: modes dropped.
+pub fn plain(tree: &Tree) -> Tree {
+    tree.iter()
+        .map(|(k, v)| match v {
+            Node::Exec(b) => (k.clone(), Node::File(b.clone())),
+            _ => (k.clone(), v.clone()),
+        })
+        .collect()
 }
 
 /// The tree a case expects after its run: its input tree with its delta applied.
 pub fn expected_tree(case_dir: &Path) -> Result<Tree, String> {
-    let input = tree(&input_dir(case_dir));
-    apply(&input, &read_delta(case_dir)?)
+    apply(&plain(&input_tree(case_dir)?), &read_delta(case_dir)?)
 }
 
 /// An error when the stored delta is not the smallest one from `input` to the tree it gives.
