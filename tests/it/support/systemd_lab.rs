@@ -165,6 +165,12 @@ impl Lab {
     /// Boot a fresh container named `it-<pid>-<n>[-<hint>]` (<= 64 chars of `[a-z0-9-]`).
     /// Returns once `systemctl is-system-running` says running/degraded. Panics on failure.
     pub fn up(name_hint: &str) -> Lab {
+        Lab::up_with(name_hint, &[])
+    }
+
+    /// [`Lab::up`] with extra `systemd-nspawn` arguments, e.g. `--bind-ro=SRC:DST` to make a
+    /// host directory (the real runtimes' oracle installs) visible inside at the same path.
+    pub fn up_with(name_hint: &str, nspawn_args: &[&str]) -> Lab {
         GC.call_once(|| {
             let _ = run_script(&["gc"]);
         });
@@ -173,7 +179,9 @@ impl Lab {
             SEQ.fetch_add(1, Ordering::SeqCst),
             name_hint,
         );
-        let out = run_script(&["up", &name]);
+        let mut args = vec!["up", name.as_str()];
+        args.extend_from_slice(nspawn_args);
+        let out = run_script(&args);
         if !out.status.success() {
             panic!("lab up {name} failed: {}", describe(&out));
         }
