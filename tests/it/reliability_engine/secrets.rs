@@ -130,45 +130,49 @@ fn regression_no_secret_reaches_the_lock_the_journal_or_any_output() {
     for pid in pids.split_whitespace() {
         let _ = Command::new("kill").args(["-KILL", pid]).status();
     }
-    // A killed run with every secret flag, its journal left on disk.
-    let mut killed = osctl(&root);
-    killed
-        .args([
-            "channel",
-            "add",
-            "slack",
-            "--token",
-            secrets[0],
-            "--app-token",
-            secrets[1],
-            "--signing-secret",
-            secrets[2],
-        ])
-        .env("OSCTL_FAULT", "abort-write:1");
-    let out = killed.output().unwrap();
-    outputs.push(("killed channel add".into(), text(&out)));
-    let journal = state(&root).join("journal");
-    assert!(!names(&journal).is_empty(), "the killed runs left journals");
-    for id in names(&journal) {
-        let m = journal.join(&id).join("manifest.json");
-        let manifest = std::fs::read_to_string(&m).unwrap();
-        assert!(manifest.contains("***"), "{manifest}");
-        outputs.push((format!("manifest {id}"), manifest));
+    // A killed run with every secret flag its runtime takes, its journal left on disk: hermes
+    // takes Slack's socket mode (the app token), openclaw its HTTP mode (the signing secret).
+    let openclaw = scratch.path().join("openclaw-device");
+    copy_tree(&repo().join("tests/cli/channel/_openclaw"), &openclaw);
+    let killed_runs: [(&Path, &[&str]); 2] = [
+        (&root, &["--app-token", secrets[1]]),
+        (&openclaw, &["--signing-secret", secrets[2]]),
+    ];
+    for (device, mode_flags) in killed_runs {
+        let mut killed = osctl(device);
+        killed
+            .args(["channel", "add", "slack", "--token", secrets[0]])
+            .args(mode_flags)
+            .env("OSCTL_FAULT", "abort-write:1");
+        let out = killed.output().unwrap();
+        outputs.push((format!("killed channel add {mode_flags:?}"), text(&out)));
+        let journal = state(device).join("journal");
+        assert!(
+            !names(&journal).is_empty(),
+            "the killed run left no journal: {}",
+            text(&out)
+        );
+        for id in names(&journal) {
+            let m = journal.join(&id).join("manifest.json");
+            let manifest = std::fs::read_to_string(&m).unwrap();
+            assert!(manifest.contains("***"), "{manifest}");
+            outputs.push((format!("manifest {id}"), manifest));
+        }
+        for args in [
+            &["status"][..],
+            &["--json", "status"][..],
+            &["recover", "--dry-run"][..],
+            &["recover"][..],
+        ] {
+            let out = osctl(device).args(args).output().unwrap();
+            outputs.push((format!("{args:?}"), text(&out)));
+        }
+        let restored = &outputs.last().unwrap().1;
+        assert!(
+            restored.contains("left by an interrupted run"),
+            "{restored}"
+        );
     }
-    for args in [
-        &["status"][..],
-        &["--json", "status"][..],
-        &["recover", "--dry-run"][..],
-        &["recover"][..],
-    ] {
-        let out = osctl(&root).args(args).output().unwrap();
-        outputs.push((format!("{args:?}"), text(&out)));
-    }
-    let restored = &outputs.last().unwrap().1;
-    assert!(
-        restored.contains("left by an interrupted run"),
-        "{restored}"
-    );
     let mut found = Vec::new();
     for (what, s) in &outputs {
         for l in leaks(s, &secrets) {
