@@ -468,5 +468,14 @@ fn see_also(root: &clap::Command, path: &[String]) -> Roff {
         line.push(roman("(1)"));
     }
     roff.text(line);
+    let words: Vec<&str> = path.iter().map(String::as_str).collect();
+    if let Some((file, title)) = super::chapter(&words) {
+        roff.control("PP", []);
+        roff.text([
+            roman(format!("The book's chapter \"{title}\": ")),
+            italic(format!("{}/{file}", super::BOOK_DIR)),
+            roman(format!(" (docs/book/src/{file} in the source).")),
+        ]);
+    }
     roff
 }

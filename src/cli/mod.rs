@@ -521,7 +521,52 @@ pub fn command() -> clap::Command {
     let mut cmd = Cli::command();
     // Globals are copied into each subcommand when it is built; hide the copies after.
     cmd.build();
-    hide(cmd, &[])
+    with_manual(hide(cmd, &[]), &[])
+}
+
+/// Where the package installs the book (`docs/book/src/` in the source tree).
+pub const BOOK_DIR: &str = "/usr/share/doc/osctl/book";
+
+/// The book's chapter of a command (by its first word), as (file, title): what `--help`'s last
+/// line and the man page's SEE ALSO point at.
+pub fn chapter(path: &[&str]) -> Option<(&'static str, &'static str)> {
+    Some(match path.first()? {
+        &"status" => ("status.md", "osctl status"),
+        &"doctor" => ("doctor.md", "osctl doctor"),
+        &"presync" => ("presync.md", "osctl presync"),
+        &"migrate" => ("migrate.md", "osctl migrate"),
+        &"switch" => ("switch.md", "osctl switch"),
+        &"reconcile" => ("reconcile.md", "osctl reconcile"),
+        &"reset" => ("reset.md", "osctl reset"),
+        &"recover" => ("recover.md", "osctl recover"),
+        &"skills" => ("skills.md", "osctl skills"),
+        &"mcp" => ("mcp.md", "osctl mcp"),
+        &"channel" => ("channels.md", "osctl channel"),
+        &"setup" => ("setup.md", "osctl setup"),
+        &"completions" | &"man" => ("completions.md", "Completions and man pages"),
+        _ => return None,
+    })
+}
+
+/// The line `--help` ends with: the chapter of the book that is the command's manual.
+pub fn manual_line(path: &[&str]) -> Option<String> {
+    let (file, title) = chapter(path)?;
+    Some(format!(
+        "Manual: the book's chapter \"{title}\", {BOOK_DIR}/{file} (docs/book/src/{file} in the source)"
+    ))
+}
+
+fn with_manual(cmd: clap::Command, path: &[String]) -> clap::Command {
+    let words: Vec<&str> = path.iter().map(String::as_str).collect();
+    let cmd = match manual_line(&words) {
+        Some(line) => cmd.after_help(line),
+        None => cmd,
+    };
+    cmd.mut_subcommands(|sub| {
+        let mut p = path.to_vec();
+        p.push(sub.get_name().to_string());
+        with_manual(sub, &p)
+    })
 }
 
 /// Parses the command line as [`Cli`], then refuses a global option given on it that does not

@@ -46,6 +46,7 @@ pub(super) fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
         cleared: planned.cleared.clone(),
         runtime_actions: None,
         not_removed: Vec::new(),
+        links_removed: planned.links.clone(),
     };
     if ctx.previewing() && !ctx.json && !ctx.check {
         for w in &whole.warnings {
@@ -83,6 +84,12 @@ pub(super) fn run(ctx: &Ctx, args: &ResetArgs) -> Result<Exit> {
         let mut runtime = planned.runtime;
         runtime.undo = undo.clone();
         let ran = apply_runtime(ctx, &runtime)?;
+        for l in &planned.links {
+            ctx.out.status(&format!(
+                "removed the link {} (it led to {}, left untouched)",
+                l.link, l.target
+            ));
+        }
         let (mut files, cleared) = if ran.commands > 0 {
             let again = reset::plan(&ctx.fs, &input)?;
             (again.files, again.cleared)
@@ -285,6 +292,10 @@ struct Fields {
     /// Paths the reset went on without (exit 5).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     not_removed: Vec<String>,
+    /// The symbolic links out of a runtime's tree the reset removes as links (their targets
+    /// untouched).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    links_removed: Vec<reset::LinkOut>,
 }
 
 /// `cleared` as an object: file → values, in the plan's order.
@@ -299,7 +310,8 @@ fn per_file<S: serde::Serializer>(
     )
 }
 
-/// Runs the active runtime's service actions and own commands (no file changes, no journal).
+/// Runs the active runtime's service actions and own commands, after the removal of the links
+/// out of a runtime's tree (its only file changes).
 fn apply_runtime(ctx: &Ctx, plan: &Plan) -> Result<apply::Applied> {
     if plan.is_empty() {
         return Ok(apply::Applied::default());

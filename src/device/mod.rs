@@ -20,8 +20,9 @@ use crate::error::{Error, Result};
 use crate::runtime::RuntimeId;
 use crate::system::fs::RootFs;
 
+use crate::path::DevPath;
 use config::DeviceConfig;
-use paths::{DeviceEnv, Layout};
+use paths::{DeviceEnv, Escape, Layout};
 use resolve::{ImageDefault, Resolution};
 use robot::RobotProfile;
 
@@ -39,34 +40,37 @@ pub struct Device {
 impl Device {
     /// Reads the device for a command that may change it: [`Device::read`], then every
     /// configured path must stay inside its own tree ([`Device::containment`]), or nothing is
-    /// planned at all (exit 1). Every writer and a reset come through here.
+    /// planned at all (exit 1). Every writer comes through here; a reset through
+    /// [`Device::load_for_reset`].
     pub fn load(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
         let device = Self::read(fs, env)?;
         let refused = device.containment(fs)?;
         if refused.is_empty() {
             return Ok(device);
         }
-        let mut err = Error::input(
-            "path_not_contained",
-            format!(
-                "refusing to work on this device: {} configured path{} lead{} out of {}",
-                refused.len(),
-                if refused.len() == 1 { "" } else { "s" },
-                if refused.len() == 1 { "s" } else { "" },
-                if refused.len() == 1 {
-                    "its runtime's own tree"
-                } else {
-                    "their runtimes' own trees"
-                }
-            ),
-        );
-        for r in refused {
-            err = err.cause(r);
+        Err(refusal(env, &refused))
+    }
+
+    /// Reads the device for a factory reset: as [`Device::load`], except that a symbolic link
+    /// inside a runtime's tree that leads out of it does not refuse the device. The reset
+    /// removes such a link itself, as a link, and never reads or deletes what it points at
+    /// (see [`crate::reset`]); a setting that points a runtime's folder elsewhere still
+    /// refuses it. Returns the device and the links the reset removes.
+    pub fn load_for_reset(fs: &RootFs, env: &DeviceEnv) -> Result<(Device, Vec<DevPath>)> {
+        let device = Self::read(fs, env)?;
+        let escapes = device.containment(fs)?;
+        let settings: Vec<Escape> = escapes
+            .iter()
+            .filter(|e| e.link.is_none())
+            .cloned()
+            .collect();
+        if !settings.is_empty() {
+            return Err(refusal(env, &settings));
         }
-        Err(err.hint(format!(
-            "nothing was written or deleted; fix the setting ({} openclaw_config_dir, ROBOT.md soul_ref) or the symbolic link named above",
-            env.config_json()
-        )))
+        let mut links: Vec<DevPath> = escapes.into_iter().filter_map(|e| e.link).collect();
+        links.sort();
+        links.dedup();
+        Ok((device, links))
     }
 
     /// Reads config.json (a missing one reads as empty defaults: a reset or factory-fresh
@@ -79,12 +83,15 @@ impl Device {
 
     /// The configured paths that lead out of their runtime's own tree (the layout's, and ROBOT.md
     /// `soul_ref`), as sentences; empty when every path is contained.
-    pub fn containment(&self, fs: &RootFs) -> Result<Vec<String>> {
+    pub fn containment(&self, fs: &RootFs) -> Result<Vec<Escape>> {
         let mut out = self
             .layout
             .containment(fs, self.config.opt("openclaw_config_dir"))?;
         if let Some(soul) = self.robot.soul_containment(fs, &self.env.devices_dir())? {
-            out.push(soul);
+            out.push(Escape {
+                sentence: soul,
+                link: None,
+            });
         }
         Ok(out)
     }
@@ -149,4 +156,55 @@ impl Device {
     pub fn device_type(&self) -> Option<&str> {
         self.env.device_type().or(self.config.device_type())
     }
+}
+
+/// The error of a device some configured path of which leads out of its runtime's tree: each
+/// path named, and a hint that names what to fix (the link, or the setting).
+fn refusal(env: &DeviceEnv, refused: &[Escape]) -> Error {
+    let n = refused.len();
+    let mut err = Error::input(
+        "path_not_contained",
+        format!(
+            "refusing to work on this device: {n} configured path{} lead{} out of {}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "s" } else { "" },
+            if n == 1 {
+                "its runtime's own tree"
+            } else {
+                "their runtimes' own trees"
+            }
+        ),
+    );
+    for r in refused {
+        err = err.cause(r.sentence.clone());
+    }
+    err.hint(fix_hint(env, refused))
+}
+
+/// What fixes the escapes: the links by name (a reset removes them too), the settings where
+/// they are set.
+pub(crate) fn fix_hint(env: &DeviceEnv, refused: &[Escape]) -> String {
+    let links: Vec<String> = refused
+        .iter()
+        .filter_map(|e| e.link.as_ref().map(|l| l.to_string()))
+        .collect();
+    let settings = refused.iter().any(|e| e.link.is_none());
+    let mut fixes = Vec::new();
+    if !links.is_empty() {
+        fixes.push(format!(
+            "remove or replace the symbolic link{} {} (`osctl reset --yes` removes {} as a link and keeps what {} point{} at)",
+            if links.len() == 1 { "" } else { "s" },
+            links.join(", "),
+            if links.len() == 1 { "it" } else { "them" },
+            if links.len() == 1 { "it" } else { "they" },
+            if links.len() == 1 { "s" } else { "" },
+        ));
+    }
+    if settings {
+        fixes.push(format!(
+            "fix the setting ({} openclaw_config_dir, ROBOT.md soul_ref) or the symbolic link named above",
+            env.config_json()
+        ));
+    }
+    format!("nothing was written or deleted; {}", fixes.join("; "))
 }

@@ -152,8 +152,11 @@ impl Layout {
         &self,
         fs: &RootFs,
         openclaw_config_dir: Option<&str>,
-    ) -> Result<Vec<String>> {
+    ) -> Result<Vec<Escape>> {
         let mut out = Vec::new();
+        // The sentences that a symbolic link inside a runtime's tree is the cause of, with
+        // that link.
+        let mut links: Vec<(String, DevPath)> = Vec::new();
         let mut r = Resolver::new(fs);
         let home = r.real(&self.agent_home, true)?;
         for (base, what) in [
@@ -198,7 +201,7 @@ impl Layout {
         let mut trees: Vec<(DevPath, &str, bool)> = Vec::new();
         // A runtime's paths whose real place is outside their own tree: judged once all of
         // that runtime's trees are known.
-        let mut leaving: Vec<(DevPath, DevPath, DevPath)> = Vec::new();
+        let mut leaving: Vec<(DevPath, DevPath, DevPath, bool)> = Vec::new();
         for rt in REGISTRY {
             let rt_home = self.path(rt.home);
             let rt_home_real = r.real(&rt_home, true)?;
@@ -249,28 +252,39 @@ impl Layout {
                 let path = self.path(loc);
                 let path_real = r.real(&path, follow)?;
                 if path_real == base_real && !loc.rel.is_empty() {
-                    out.push(format!(
+                    let sentence = format!(
                         "{}'s {path}{} leads out of {tree} (through a symbolic link)",
                         rt.name,
                         at(&path, &path_real)
-                    ));
+                    );
+                    let own = [tree_real.clone()];
+                    if let Some(link) = first_link_out(&mut r, fs, &tree, &path, follow, &own)? {
+                        links.push((sentence.clone(), link));
+                    }
+                    out.push(sentence);
                 } else if !path_real.starts_with(&tree_real) {
-                    leaving.push((path, path_real, tree));
+                    leaving.push((path, path_real, tree, follow));
                 }
             }
             // A link from one of the runtime's own trees into another of them (claudecode's
             // workspace `.claude` to `~/.claude`) stays with the runtime; anywhere else it leads
             // out.
-            for (path, path_real, tree) in leaving.drain(..) {
-                let own = trees
+            for (path, path_real, tree, follow) in leaving.drain(..) {
+                let own: Vec<DevPath> = trees
                     .iter()
-                    .any(|(t, n, _)| *n == rt.name && path_real.starts_with(t));
-                if !own {
-                    out.push(format!(
+                    .filter(|(_, n, _)| *n == rt.name)
+                    .map(|(t, _, _)| t.clone())
+                    .collect();
+                if !own.iter().any(|t| path_real.starts_with(t)) {
+                    let sentence = format!(
                         "{}'s {path}{} leads out of {tree} (through a symbolic link)",
                         rt.name,
                         at(&path, &path_real)
-                    ));
+                    );
+                    if let Some(link) = first_link_out(&mut r, fs, &tree, &path, follow, &own)? {
+                        links.push((sentence.clone(), link));
+                    }
+                    out.push(sentence);
                 }
             }
         }
@@ -309,7 +323,16 @@ impl Layout {
         }
         let mut seen = std::collections::HashSet::new();
         out.retain(|s| seen.insert(s.clone()));
-        Ok(out)
+        Ok(out
+            .into_iter()
+            .map(|sentence| Escape {
+                link: links
+                    .iter()
+                    .find(|(s, _)| *s == sentence)
+                    .map(|(_, l)| l.clone()),
+                sentence,
+            })
+            .collect())
     }
 
     pub fn path(&self, loc: Loc) -> DevPath {
@@ -368,6 +391,53 @@ fn locs(rt: &Runtime) -> Vec<(Loc, bool)> {
         }
     }
     out
+}
+
+/// A configured path that leads out of its runtime's own tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Escape {
+    /// The path, where it really is, and the setting or link that put it there.
+    pub sentence: String,
+    /// The symbolic link inside the runtime's tree that leads out of it, where it really is
+    /// (its own last component not followed), when a link is the cause; `None` when a setting
+    /// is (config.json `openclaw_config_dir`, ROBOT.md `soul_ref`, an override, a runtime
+    /// folder that is itself a link out of the agent home). A reset removes such a link, as a
+    /// link; a writer refuses the device while it is there.
+    pub link: Option<DevPath>,
+}
+
+/// The first symbolic link on the way from `tree` down to `path` whose target lies outside
+/// every one of `own` (the runtime's own trees, where they really are), as the link itself
+/// (where it really is, not followed). The last component counts only when `follow` (what a
+/// reset removes as a link is no way out). `None` when no single link is the way out.
+fn first_link_out(
+    r: &mut Resolver<'_>,
+    fs: &RootFs,
+    tree: &DevPath,
+    path: &DevPath,
+    follow: bool,
+    own: &[DevPath],
+) -> Result<Option<DevPath>> {
+    let Ok(rest) = path.as_path().strip_prefix(tree.as_path()) else {
+        return Ok(None);
+    };
+    let parts: Vec<_> = rest.components().collect();
+    let mut here = tree.clone();
+    for (i, part) in parts.iter().enumerate() {
+        here = here.join(part.as_os_str().to_string_lossy().as_ref());
+        if i + 1 == parts.len() && !follow {
+            break;
+        }
+        let link = r.real(&here, false)?;
+        if !matches!(fs.lstat(&link)?, Some(m) if m.kind == Kind::Symlink) {
+            continue;
+        }
+        let target = r.real(&here, true)?;
+        if !own.iter().any(|t| target.starts_with(t)) {
+            return Ok(Some(link));
+        }
+    }
+    Ok(None)
 }
 
 /// Where paths really are on the device (links followed under the root), each folder looked up

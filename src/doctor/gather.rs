@@ -180,13 +180,19 @@ pub(crate) fn gather(
             facts.file_problems.push(problem(at, &e));
             Vec::new()
         });
-        for sentence in contained {
+        for escape in contained {
+            let fix = crate::device::fix_hint(env, std::slice::from_ref(&escape));
+            let fix = fix.trim_start_matches("nothing was written or deleted; ");
             facts.file_problems.push(Problem {
-                message: sentence,
                 hint: Some(format!(
-                    "fix the setting ({} openclaw_config_dir, ROBOT.md soul_ref) or the symbolic link it names; every command that changes the device refuses to run until then",
-                    at.path(&env.config_json().to_string())
+                    "{fix}; every command that changes the device{} refuses to run until then",
+                    if escape.link.is_some() {
+                        " but a reset"
+                    } else {
+                        ""
+                    }
                 )),
+                message: escape.sentence,
                 ..Problem::default()
             });
         }

@@ -60,6 +60,9 @@ pub struct Draft<'a> {
     /// Paths whose content on disk the ended phases did away with (a folder removed, or
     /// recreated empty): below them, only `done` counts.
     done_cleared: Vec<DevPath>,
+    /// Symbolic links that lead out of their runtime's tree, where they really are ([`Draft::sever`]):
+    /// nothing at or below one is read, listed or written.
+    severed: Vec<DevPath>,
 }
 
 impl<'a> Draft<'a> {
@@ -73,7 +76,35 @@ impl<'a> Draft<'a> {
             resolved: RefCell::new(HashMap::new()),
             done: HashMap::new(),
             done_cleared: Vec::new(),
+            severed: Vec::new(),
         }
+    }
+
+    /// Cuts each of `links` (symbolic links, where they really are, not followed) off this
+    /// draft: at and below one, every path reads as absent, lists nothing and is never
+    /// resolved through the link, a removal there has nothing to do, and a write is an error.
+    /// A reset plans on a device whose links out of a runtime's tree it removes first, and must
+    /// never read or change what they point at.
+    pub fn sever(&mut self, links: &[DevPath]) {
+        self.severed.extend(links.iter().cloned());
+    }
+
+    /// The severed link at or above `path`, when there is one. Each folder on the way is looked
+    /// up without following its last component, from the top, so nothing below a severed link
+    /// is ever resolved.
+    pub fn severed_above(&self, path: &DevPath) -> Option<DevPath> {
+        if self.severed.is_empty() {
+            return None;
+        }
+        let mut here = DevPath::new("/");
+        for part in path.relative().components() {
+            here = here.join(part.as_os_str());
+            let key = self.key(&here, false);
+            if self.severed.contains(&key) {
+                return Some(key);
+            }
+        }
+        None
     }
 
     /// The file `path` names: its device path with every link inside the root resolved (the
@@ -173,6 +204,9 @@ impl<'a> Draft<'a> {
 
     /// The planned state of `path` (pending change, else the disk), following a final link.
     pub fn state(&self, path: &DevPath) -> Result<FileState> {
+        if self.severed_above(path).is_some() {
+            return Ok(FileState::Absent);
+        }
         if self.by_path.is_empty() && self.done.is_empty() {
             return self.observed(path);
         }
@@ -277,6 +311,16 @@ impl<'a> Draft<'a> {
         // `before` is read at the path itself (a link stays a link): removals and links.
         removal: bool,
     ) -> Result<bool> {
+        if let Some(link) = self.severed_above(path) {
+            if removal && after == FileState::Absent {
+                return Ok(false);
+            }
+            return Err(Error::input(
+                "written_through_link",
+                format!("{path} lies through the symbolic link {link}, which leads out of its runtime's tree"),
+            )
+            .hint(format!("nothing was written; remove or replace the link {link}")));
+        }
         let key = self.key(path, !removal);
         if let Some(&i) = self.by_path.get(&key) {
             let Step::File(change) = &mut self.steps[i] else {

@@ -22,8 +22,13 @@
 //! resetting *that* runtime would wipe the image's own state of it. So a retried reset deletes
 //! nothing, and steps 2 to 4 find nothing left to remove.
 //!
-//! Every configured path was checked before the plan ([`crate::device::Device::load`]): a
-//! runtime folder pointed or linked out of its own tree refuses the reset, not just a warning.
+//! Every configured path was checked before the plan ([`crate::device::Device::load_for_reset`]):
+//! a runtime folder pointed out of its own tree by a setting refuses the reset. A symbolic link
+//! inside a runtime's tree that leads out of it (a persona file or memory folder linked to
+//! another disk) does not: a device that cannot be reset is a return to the factory. The reset
+//! removes such a link itself, as a link, first (the runtime part), and plans the rest on a
+//! [`Draft`] that has the link severed ([`Draft::sever`]), so nothing reads, lists or deletes
+//! what it points at. Upstream's `rm -rf` follows such a link; osctl does not.
 //!
 //! Nothing here is deleted by hand: every removal is a [`Draft::remove`], so the reset is one
 //! journaled plan (folders are moved aside by rename and can be rolled back), `--dry-run` shows
@@ -103,6 +108,8 @@ pub(crate) struct ResetPlan {
     pub files: Plan,
     /// Per native file, the previous owner's values the plan clears from it (masked).
     pub cleared: Vec<(DevPath, Vec<String>)>,
+    /// The links out of a runtime's tree that the runtime part removes first, as links.
+    pub links: Vec<LinkOut>,
 }
 
 impl ResetPlan {
@@ -118,26 +125,80 @@ impl ResetPlan {
 /// every command reads it: the active runtime then comes from the image default, ROBOT.md or
 /// the built-in default, as it does on the device. A config.json that is there but unreadable
 /// stops the reset: without it osctl cannot tell which runtime's state to wipe.
+///
+/// A symbolic link inside a runtime's tree that leads out of it does not stop the reset (a
+/// device that cannot be reset goes back to the factory): [`plan`] removes the link itself.
 pub(crate) fn load_device(fs: &RootFs, env: &DeviceEnv) -> Result<Device> {
-    Device::load(fs, env)
+    Device::load_for_reset(fs, env).map(|(device, _)| device)
+}
+
+/// A symbolic link inside a runtime's tree that leads out of it, which the reset removes as a
+/// link.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub(crate) struct LinkOut {
+    /// The link, where it really is.
+    pub link: DevPath,
+    /// What it points at, as the link says: never read, never deleted.
+    pub target: String,
+}
+
+/// The links out of their runtimes' trees on this device (see [`LinkOut`]).
+fn links_out(fs: &RootFs, device: &Device) -> Result<Vec<LinkOut>> {
+    let mut out = Vec::new();
+    for escape in device.containment(fs)? {
+        let Some(link) = escape.link else { continue };
+        if out.iter().any(|l: &LinkOut| l.link == link) {
+            continue;
+        }
+        let target = fs
+            .read_link(&link)?
+            .map(|t| t.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push(LinkOut { link, target });
+    }
+    out.sort_by(|a, b| a.link.cmp(&b.link));
+    Ok(out)
 }
 
 /// Plans a reset. Refusals (a mount point in the way, a kept path that a rule would remove)
 /// stop it with exit 1 before anything is written.
 pub(crate) fn plan(fs: &RootFs, input: &Input<'_>) -> Result<ResetPlan> {
+    // Links out of a runtime's tree go first, as links, before any runtime command or file
+    // rule could reach through them; the rest is planned as if they were gone already.
+    let links = links_out(fs, input.device)?;
+    let severed: Vec<DevPath> = links.iter().map(|l| l.link.clone()).collect();
+    let mut cut = Draft::new(fs);
+    for l in &links {
+        cut.remove(
+            &l.link,
+            &format!(
+                "a symbolic link out of its runtime's tree (to {}, left untouched)",
+                l.target
+            ),
+        )?;
+        cut.warn(format!(
+            "{} is a symbolic link to {}, out of its runtime's tree: the reset removes the link itself and never reads or deletes what it points at",
+            l.link, l.target
+        ));
+    }
+    let severed_draft = || {
+        let mut d = Draft::new(fs);
+        d.sever(&severed);
+        d
+    };
     // The diff of a removed MCP container (a codex home emptied whole) shows its servers'
     // headers and env: register them as every MCP command does. A file that cannot be read is
     // the owner scrub's to report, if it is still there by then.
     for rt in REGISTRY {
-        let _ = crate::mcp::reader::read(&Draft::new(fs), &input.device.layout, rt);
+        let _ = crate::mcp::reader::read(&severed_draft(), &input.device.layout, rt);
     }
     let mut p = Planner {
-        draft: Draft::new(fs),
+        draft: severed_draft(),
         fs,
         layout: &input.device.layout,
         guard: Guard::new(fs, protected_paths(input), input.mounts.to_vec())?,
-        removed: Vec::new(),
-        runtime: Plan::new(),
+        removed: severed,
+        runtime: cut.finish(),
         files_started: false,
     };
     let active = input.active.spec();
@@ -169,6 +230,7 @@ pub(crate) fn plan(fs: &RootFs, input: &Input<'_>) -> Result<ResetPlan> {
         runtime: p.runtime,
         files,
         cleared,
+        links,
     })
 }
 
@@ -542,6 +604,10 @@ impl Planner<'_, '_> {
     /// Where `path` really is: every folder above it resolved under the root, the last
     /// component not followed. Always inside the root ([`Guard::inside`] checks it again).
     fn real(&self, path: &DevPath) -> Result<DevPath> {
+        // At or below a link out of its tree: the link, which is planned to go already.
+        if let Some(link) = self.draft.severed_above(path) {
+            return Ok(link);
+        }
         self.guard.inside(self.fs, path)
     }
 

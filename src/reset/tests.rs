@@ -415,24 +415,16 @@ fn links_inside_a_runtimes_tree_are_followed_and_a_link_is_removed_as_a_link() {
 }
 
 /// A runtime's folder or file linked out of its own tree (to `/etc`, to another partition) was
-/// warned about and then cleared where it led: now nothing is planned at all.
+/// warned about and then cleared where it led. A runtime folder that is itself a link out of the
+/// agent home refuses the reset (nothing is planned); a link inside a runtime's tree is removed
+/// as a link, first, and nothing is planned at or below where it leads.
 #[test]
 fn regression_runtime_home_linked_out_of_its_tree_is_refused() {
-    let cases: [(&str, &str, &str); 4] = [
+    let refused: [(&str, &str, &str); 2] = [
         (
             "root/.hermes",
             "/etc",
             "hermes's folder /root/.hermes (at /etc)",
-        ),
-        (
-            "root/.claudecode/workspace",
-            "../../data/cc",
-            "(at /data/cc)",
-        ),
-        (
-            "root/.opencode/workspace/SOUL.md",
-            "/etc/passwd",
-            "(at /etc/passwd)",
         ),
         (
             "root/.openclaw",
@@ -440,7 +432,15 @@ fn regression_runtime_home_linked_out_of_its_tree_is_refused() {
             "openclaw's folder /root/.openclaw (at /root)",
         ),
     ];
-    for (link, target, expect) in cases {
+    let removed: [(&str, &str, &str); 2] = [
+        ("root/.claudecode/workspace", "../../data/cc", "/data/cc"),
+        (
+            "root/.opencode/workspace/SOUL.md",
+            "/etc/passwd",
+            "/etc/passwd",
+        ),
+    ];
+    let set_up = |link: &str, target: &str| {
         let (d, fs) = device("hermes");
         let r = d.path();
         write(r, "/etc/passwd", "root:x:0:0\n");
@@ -452,6 +452,10 @@ fn regression_runtime_home_linked_out_of_its_tree_is_refused() {
             std::fs::remove_file(&host).unwrap();
         }
         std::os::unix::fs::symlink(target, &host).unwrap();
+        (d, fs)
+    };
+    for (link, target, expect) in refused {
+        let (_d, fs) = set_up(link, target);
         let err = plan_for(&fs, false).unwrap_err();
         assert_eq!(err.code, "path_not_contained", "{link}: {err:?}");
         assert!(
@@ -459,6 +463,34 @@ fn regression_runtime_home_linked_out_of_its_tree_is_refused() {
             "{link}: {:?}",
             err.causes
         );
+    }
+    for (link, target, led_to) in removed {
+        let (_d, fs) = set_up(link, target);
+        let planned = plan_for(&fs, false).unwrap();
+        let whole = planned.combined();
+        let at = format!("/{link}");
+        assert_eq!(planned.links.len(), 1, "{link}: {:?}", planned.links);
+        assert_eq!(planned.links[0].link.to_string(), at);
+        assert_eq!(planned.links[0].target, target);
+        // The link goes in the runtime part, before any runtime command, as a link.
+        let first = planned
+            .runtime
+            .file_changes()
+            .next()
+            .expect("the link's removal");
+        assert_eq!(first.path.to_string(), at);
+        assert!(
+            matches!(&first.before, FileState::Symlink { target: t } if t == target),
+            "{link}: {:?}",
+            first.before
+        );
+        for c in whole.file_changes() {
+            assert!(
+                !c.path.starts_with(&crate::path::DevPath::new(led_to)),
+                "{link}: the plan reaches where the link led: {}",
+                c.path
+            );
+        }
     }
 }
 

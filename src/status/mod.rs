@@ -152,9 +152,16 @@ pub(crate) fn gather(fs: &RootFs, env: &DeviceEnv, services: &Services) -> Resul
         .collect();
     let mut warnings = resolution.warnings.clone();
     for c in contained {
-        warnings.push(format!(
-            "{c}: every command that changes the device refuses to run until it is fixed"
-        ));
+        warnings.push(match c.link {
+            Some(link) => format!(
+                "{}: every command that changes the device but a reset refuses to run until the link {link} is removed (a reset removes it as a link)",
+                c.sentence
+            ),
+            None => format!(
+                "{}: every command that changes the device refuses to run until it is fixed",
+                c.sentence
+            ),
+        });
     }
     for p in &journals {
         warnings.push(format!(

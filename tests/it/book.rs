@@ -213,3 +213,57 @@ fn the_link_check_catches_a_broken_link_and_a_broken_anchor() {
     );
     assert_eq!(anchor(" Fleet (Ansible)"), "fleet-ansible");
 }
+
+/// Every command's `--help` ends with the chapter of the book that is its manual, and its man
+/// page names it too; the chapter exists (the package installs the book's Markdown).
+#[test]
+fn every_commands_help_and_man_page_name_its_chapter() {
+    let mut cmd = osctl::cli::command();
+    cmd.build();
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for sub in cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+    {
+        let mut leaves = vec![vec![sub.get_name().to_string()]];
+        leaves.extend(
+            sub.get_subcommands()
+                .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+                .map(|s| vec![sub.get_name().to_string(), s.get_name().to_string()]),
+        );
+        for path in leaves {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_osctl"))
+                .args(&path)
+                .arg("--help")
+                .output()
+                .unwrap();
+            let help = String::from_utf8_lossy(&out.stdout);
+            let man = std::process::Command::new(env!("CARGO_BIN_EXE_osctl"))
+                .arg("man")
+                .args(&path)
+                .output()
+                .unwrap();
+            let man = String::from_utf8_lossy(&man.stdout);
+            let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+            let Some(at) = flat.find("Manual: the book's chapter ") else {
+                missing.push(format!("{path:?}: no Manual line in --help"));
+                continue;
+            };
+            let file = flat[at..]
+                .split("/usr/share/doc/osctl/book/")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .unwrap_or_default();
+            if !book().join(file).is_file() || !file.ends_with(".md") {
+                missing.push(format!("{path:?}: names {file:?}, no such chapter"));
+            }
+            if !man.contains(&format!("/usr/share/doc/osctl/book/{file}")) {
+                missing.push(format!("{path:?}: the man page does not name {file}"));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} commands checked");
+    assert!(missing.is_empty(), "{missing:#?}");
+}

@@ -70,41 +70,61 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A runtime home reached through a link out of its tree (here: out of the root) was warned
-/// about and then cleared where it led. Now reset and every writer refuse (exit 1) before
-/// anything is planned: nothing outside changes, and nothing inside either.
-#[test]
-fn regression_links_out_of_a_runtimes_tree_refuse_reset_and_every_writer() {
-    let sandbox = tempfile::tempdir().unwrap();
-    let root = sandbox.path().join("device");
-    let outside = sandbox.path().join("outside");
+/// Links out of a runtime's tree: a persona file that is an absolute link to a host file, one
+/// whose relative link climbs far above the root, a memory folder linked to a host folder, and
+/// links to places inside the root but outside every runtime's tree, which a walk through the
+/// link would reach: a whole inactive workspace moved there (its persona files are what a
+/// reset deletes in a workspace), a FIFO (a read would choke on it) and a memory folder.
+fn device_with_links_out(sandbox: &Path) -> (PathBuf, PathBuf) {
+    let root = sandbox.join("device");
+    let outside = sandbox.join("outside");
     copy_tree(&fixture("hermes"), &root);
     std::fs::create_dir_all(outside.join("ws/memory")).unwrap();
     std::fs::write(outside.join("USER.md"), "someone else's profile\n").unwrap();
     std::fs::write(outside.join("ws/SOUL.md"), "another soul\n").unwrap();
     std::fs::write(outside.join("ws/memory/a.md"), "- kept\n").unwrap();
     let ws = root.join("root/.opencode/workspace");
-    // A persona file that is an absolute link to a host file outside the root.
     std::fs::remove_file(ws.join("USER.md")).unwrap();
     symlink(outside.join("USER.md"), ws.join("USER.md")).unwrap();
-    // A persona file whose relative link climbs far above the root.
     std::fs::remove_file(ws.join("SOUL.md")).unwrap();
     let up = "../".repeat(20);
     let rel = format!("{up}{}", outside.join("USER.md").display());
     symlink(&rel, ws.join("SOUL.md")).unwrap();
-    // A persona folder that is a link to a folder outside the root.
     std::fs::remove_dir_all(ws.join("memory")).unwrap();
     symlink(outside.join("ws/memory"), ws.join("memory")).unwrap();
-    // A whole inactive workspace that is a link out of the root.
+    // Inside the root, outside every runtime's tree: what a chroot-style walk would reach.
+    let owner = root.join("outside");
+    std::fs::create_dir_all(owner.join("claude-memory")).unwrap();
     let pico = root.join("root/.picoclaw/workspace");
-    std::fs::remove_dir_all(&pico).unwrap();
-    symlink(outside.join("ws"), &pico).unwrap();
+    std::fs::rename(&pico, owner.join("pico-ws")).unwrap();
+    symlink("/outside/pico-ws", &pico).unwrap();
+    std::fs::write(owner.join("claude-memory/a.md"), "- the owner's note\n").unwrap();
+    assert!(
+        Command::new("mkfifo")
+            .arg(owner.join("owner-USER.md"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    let claude = root.join("root/.claudecode/workspace");
+    std::fs::remove_file(claude.join("USER.md")).unwrap();
+    symlink("/outside/owner-USER.md", claude.join("USER.md")).unwrap();
+    std::fs::remove_dir_all(claude.join("memory")).unwrap();
+    symlink("/outside/claude-memory", claude.join("memory")).unwrap();
+    (root, outside)
+}
+
+/// Every writer refuses a device with a link out of a runtime's tree (exit 1) before anything
+/// is planned, and its hint names the link, not an unrelated setting; nothing outside or
+/// inside changes.
+#[test]
+fn links_out_of_a_runtimes_tree_refuse_every_writer_with_a_hint_that_names_the_link() {
+    let sandbox = tempfile::tempdir().unwrap();
+    let (root, outside) = device_with_links_out(sandbox.path());
     let outside_before = snapshot(&outside);
     let inside_before = snapshot(&root);
-
     for args in [
-        &["reset", "--yes"][..],
-        &["presync", "opencode"],
+        &["presync", "opencode"][..],
         &["presync", "picoclaw"],
         &["mcp", "add", "x", "--runtime", "opencode", "--", "cat"],
         &[
@@ -130,6 +150,12 @@ fn regression_links_out_of_a_runtimes_tree_refuse_reset_and_every_writer() {
             err.contains("picoclaw's /root/.picoclaw/workspace"),
             "{args:?}: {err}"
         );
+        assert!(
+            err.contains("remove or replace the symbolic links ")
+                && err.contains("/root/.claudecode/workspace/memory")
+                && !err.contains("openclaw_config_dir"),
+            "{args:?}: the hint names the links: {err}"
+        );
         assert_eq!(
             snapshot(&outside),
             outside_before,
@@ -141,14 +167,104 @@ fn regression_links_out_of_a_runtimes_tree_refuse_reset_and_every_writer() {
             "{args:?}: the device changed"
         );
     }
-    // status still reports, naming what the writers refuse.
+    // status still reports, naming the link and that a reset removes it.
     let out = osctl(&root, &["status"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("refuses to run until it is fixed"),
+        stderr(&out).contains("a reset removes it as a link"),
         "{}",
         stderr(&out)
     );
+}
+
+/// The reset refused the whole device (exit 1) when a persona file or memory folder of some
+/// runtime was a link out of its tree: a device that could not be reset. Now the reset removes
+/// each such link itself, as a link, says so in its preview and report, never reads or deletes
+/// what it points at (one target is a FIFO: a read would fail the run), and resets the rest;
+/// afterwards every writer works again and a second reset changes nothing.
+#[test]
+fn regression_a_link_out_of_a_runtimes_tree_refused_the_factory_reset() {
+    let sandbox = tempfile::tempdir().unwrap();
+    let (root, outside) = device_with_links_out(sandbox.path());
+    let outside_before = snapshot(&outside);
+    let owner_before = snapshot(&root.join("outside"));
+    let links = [
+        "/root/.claudecode/workspace/USER.md",
+        "/root/.claudecode/workspace/memory",
+        "/root/.opencode/workspace/SOUL.md",
+        "/root/.opencode/workspace/USER.md",
+        "/root/.opencode/workspace/memory",
+        "/root/.picoclaw/workspace",
+    ];
+    let before = snapshot(&root);
+    let preview = osctl(&root, &["--dry-run", "reset", "--yes"]);
+    assert_eq!(preview.status.code(), Some(0), "{}", stderr(&preview));
+    let listing = String::from_utf8_lossy(&preview.stdout).into_owned();
+    for l in links {
+        assert!(
+            listing.contains(&format!("  delete  {l}  (symbolic link to ")),
+            "{l}: {listing}"
+        );
+        assert!(
+            stderr(&preview).contains(&format!("{l} is a symbolic link to ")),
+            "{l}: {}",
+            stderr(&preview)
+        );
+    }
+    assert_eq!(snapshot(&root), before, "the preview changed the device");
+    let json = osctl(&root, &["--json", "--dry-run", "reset", "--yes"]);
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let shown: Vec<&str> = doc["links_removed"]
+        .as_array()
+        .expect("links_removed")
+        .iter()
+        .map(|l| l["link"].as_str().unwrap())
+        .collect();
+    assert_eq!(shown, links);
+
+    // As a factory-reset script runs it: no terminal, --yes.
+    let out = osctl(&root, &["reset", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "removed the link /root/.claudecode/workspace/USER.md (it led to /outside/owner-USER.md, left untouched)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    for l in links {
+        let at = root.join(l.trim_start_matches('/'));
+        assert!(
+            std::fs::symlink_metadata(&at).is_err(),
+            "{l} is still there"
+        );
+    }
+    assert_eq!(
+        snapshot(&outside),
+        outside_before,
+        "outside the root changed"
+    );
+    assert_eq!(
+        snapshot(&root.join("outside")),
+        owner_before,
+        "the links' targets inside the root changed"
+    );
+    // The rest of the reset happened.
+    assert!(!root.join("root/config/config.json").exists());
+    assert!(!root.join("root/.openclaw/workspace/SOUL.md").exists());
+    assert!(!root.join("root/.opencode/workspace/IDENTITY.md").exists());
+    // Every writer works again, and a second reset finds nothing to remove.
+    for args in [
+        &["presync", "hermes"][..],
+        &["presync", "opencode"],
+        &["reconcile"],
+    ] {
+        let out = osctl(&root, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    }
+    let again = osctl(&root, &["--json", "--dry-run", "reset", "--yes"]);
+    let doc: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert!(doc.get("links_removed").is_none(), "{doc}");
 }
 
 /// Unmounts on drop, so a failed assertion leaves no mount behind.

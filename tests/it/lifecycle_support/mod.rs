@@ -9,8 +9,10 @@
 //!   [`Model`] it keeps, the list of known open defects, and the shrinker.
 
 pub mod device;
+pub mod links_out;
 pub mod ops;
 pub mod preview;
+mod trees;
 pub mod wrong_type;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,6 +24,7 @@ use crate::skills_support::Cdn;
 use crate::support::registry;
 use device::{Dev, Outcome, unit_of};
 use ops::{CHANNELS, Kill, MCP_NAMES, Op, OwnerKind, RUNTIMES, Sequence, UnitFault};
+use trees::{empty_folders, torn, visible};
 
 /// One broken promise.
 #[derive(Clone, Debug)]
@@ -84,13 +87,12 @@ pub const KNOWN_OPEN_DEFECTS: &[Known] = &[
     },
     Known {
         id: "killed-post-commit-restart-converges-running",
-        defect: "a switch killed at a post-commit try-restart whose uninterrupted run fails the \
-                 restart: the convergence starts the new unit, which the uninterrupted run left failed \
-                 (tests/lifecycle_support/FOUND.md)",
+        defect: "a switch killed after its commit point (at a post-commit try-restart or write) \
+                 whose uninterrupted run fails the restart: the convergence starts the new unit, \
+                 which the uninterrupted run left failed (tests/lifecycle_support/FOUND.md)",
         matches: |v| {
             v.invariant == "crash"
                 && v.context.starts_with("osctl switch ")
-                && v.context.contains("killed at kill-on:try-restart")
                 && v.op.contains("restart-fails")
                 && v.detail.starts_with("the units converged to neither state")
         },
@@ -777,10 +779,32 @@ impl<'a> Life<'a> {
         let active_before = self.model.active.clone();
         self.dev.before_op(op, active_before.as_deref());
         let planted = wrong_type::planted(&self.dev.root);
+        let links = links_out::planted(&self.dev.root);
+        let outside = links_out::outside(&self.dev.root);
         let mut ok = true;
         for args in self.invocations(op) {
             let code = self.checked_run(op, &args);
             ok &= code == Some(0);
+            // A link out of a runtime's tree: every writer refuses the device; status reports
+            // it; a reset removes the link (as a link) and resets the rest.
+            let expected: &[i32] = match op {
+                Op::Reset => &[0, 5],
+                Op::Status => &[0],
+                _ => &[1],
+            };
+            if !links.is_empty()
+                && planted.is_none()
+                && !code.is_some_and(|c| expected.contains(&c))
+            {
+                self.violate(
+                    "link-out",
+                    &format!("osctl {}", args.join(" ")),
+                    format!(
+                        "{} lead(s) out of a runtime's tree; the command exited {code:?}, not {expected:?}",
+                        links.join(", ")
+                    ),
+                );
+            }
             // A value of the wrong type is an error for every command that reads it, never
             // read as empty (a refused run is then held to leaving every file as it was).
             if let Some(what) = &planted
@@ -794,6 +818,20 @@ impl<'a> Life<'a> {
             }
         }
         self.dev.after_op(op);
+        if links_out::outside(&self.dev.root) != outside {
+            self.violate(
+                "link-target",
+                "/outside",
+                format!("what a link out of a runtime's tree points at changed during {op:?}"),
+            );
+        }
+        if *op == Op::Reset && ok && !links_out::planted(&self.dev.root).is_empty() {
+            self.violate(
+                "link-out",
+                "osctl reset --yes",
+                "the reset succeeded and a link out of a runtime's tree is still there".into(),
+            );
+        }
         if *op == Op::Boot && ok {
             self.seeded_at_boot();
         }
@@ -1276,6 +1314,7 @@ impl<'a> Life<'a> {
         self.stats.runs += 1;
         let before = b.snapshot();
         let ran = r.snapshot();
+        let links_before = links_out::planted(&self.dev.root);
         let ctx = format!("osctl {} killed at {kill}", args.join(" "));
         // The kill.
         self.stats.runs += 1;
@@ -1334,25 +1373,38 @@ impl<'a> Life<'a> {
         // The next command, on the killed device and on both references.
         let next_args = self.invocations(next);
         let active_now = self.resolved_runtime();
-        for d in [&self.dev, &b, &r] {
+        // A reset removes the links out of a runtime's tree in a plan of its own, committed
+        // first (the book, Reset): killed after it, the device is the old one without those
+        // links, on which the next command may do more than on the old one (a writer no longer
+        // refuses it). A third reference: the old device without the links.
+        let unlinked = (*cmd == Op::Reset && !links_before.is_empty()).then(|| {
+            let u = b.copy_to(&self.scratch.join("crash-unlinked"));
+            for l in &links_before {
+                std::fs::remove_file(u.root.join(l)).unwrap();
+            }
+            u
+        });
+        let refs: Vec<&Dev> = [&b, &r].into_iter().chain(unlinked.as_ref()).collect();
+        for d in refs.iter().copied().chain([&self.dev]) {
             d.before_op(next, active_now.as_deref());
         }
         let mut next_ok = true;
         for a in &next_args {
-            self.stats.runs += 2;
-            b.run(a);
-            r.run(a);
+            self.stats.runs += refs.len();
+            for d in &refs {
+                d.run(a);
+            }
             next_ok &= self.run(a).code == Some(0);
         }
-        for d in [&self.dev, &b, &r] {
+        for d in refs.iter().copied().chain([&self.dev]) {
             d.after_op(next);
         }
         // A read-only next command leaves an interrupted run's journal for the next command
         // that changes the device, which restores it first: do that now (`osctl recover`), so
         // what the restore does is judged here, at the kill that left the journal.
         if self.dev.journals_pending() && !next.is_osctl_write() {
-            self.stats.runs += 3;
-            for d in [&b, &r] {
+            self.stats.runs += 1 + refs.len();
+            for d in &refs {
                 d.run(&s(&["recover"]));
             }
             self.run(&s(&["recover"]));
@@ -1405,7 +1457,13 @@ impl<'a> Life<'a> {
                     rs::describe_diff(&visible(&nr), &visible(&got))
                 ),
             );
-        } else if !completed && visible(&got) != visible(&nb) && visible(&got) != visible(&nr) {
+        } else if !completed
+            && visible(&got) != visible(&nb)
+            && visible(&got) != visible(&nr)
+            && !unlinked
+                .as_ref()
+                .is_some_and(|u| visible(&got) == visible(&u.snapshot()))
+        {
             self.violate(
                 "crash",
                 &next_ctx,
@@ -1796,72 +1854,6 @@ impl Dev {
 /// The device's files and links without osctl's own crash record and the lock holder's note
 /// (read by osctl only; a killed holder's note stays until the next holder, and counts only
 /// while that process lives); empty folders are compared apart ([`empty_folders`]).
-fn visible(t: &Tree) -> Tree {
-    t.iter()
-        .filter(|(k, v)| {
-            !k.starts_with("var/lib/osctl/switch.json")
-                && *k != "var/lib/osctl/lock.holder"
-                && !matches!(v, Node::EmptyDir(_))
-        })
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
-}
-
-fn empty_folders(t: &Tree) -> BTreeSet<String> {
-    t.iter()
-        .filter(|(_, v)| matches!(v, Node::EmptyDir(_)))
-        .map(|(k, _)| k.clone())
-        .collect()
-}
-
-/// Paths whose state after a kill is neither the old nor the new one (a named temporary of an
-/// atomic write, `.<name>.XXXXXX` holding the whole new content, is not torn: the next run's
-/// journal restore removes it).
-fn torn(after: &Tree, before: &Tree, ran: &Tree) -> Vec<String> {
-    let mut bad = Vec::new();
-    for (path, node) in after {
-        if matches!(node, Node::EmptyDir(_)) || path.starts_with("var/lib/osctl/") {
-            continue;
-        }
-        if before.get(path) == Some(node) || ran.get(path) == Some(node) {
-            continue;
-        }
-        if pending_temporary(path, node, ran) {
-            continue;
-        }
-        bad.push(format!(
-            "{path} ({})",
-            if before.contains_key(path) || ran.contains_key(path) {
-                "torn or mixed"
-            } else {
-                "stray"
-            }
-        ));
-    }
-    bad
-}
-
-fn pending_temporary(path: &str, node: &Node, ran: &Tree) -> bool {
-    let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
-    let Some(rest) = file.strip_prefix('.') else {
-        return false;
-    };
-    let Some((name, suffix)) = rest.rsplit_once('.') else {
-        return false;
-    };
-    if suffix.len() != 6 || !suffix.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return false;
-    }
-    let target = if dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    };
-    matches!((node, ran.get(&target)), (Node::File(b, _), Some(Node::File(r, _))) if b == r)
-}
-
-// ---- running lives, shrinking ----
-
 /// Runs one sequence on a fresh device; its violations and figures.
 pub fn run_sequence(
     base: &Path,

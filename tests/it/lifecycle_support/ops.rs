@@ -26,7 +26,8 @@ pub const MCP_NAMES: [&str; 3] = ["notes", "search", "files"];
 /// The trees a life starts from: the sample device, a device that went through all six
 /// runtimes (one per active runtime), the channel and MCP golden devices. (These golden trees
 /// exist for the six the package ships; another runtime enters a life by a switch, a migrate
-/// or a provision.) And the wrong-type trees of [`super::wrong_type`].
+/// or a provision.) And the wrong-type trees of [`super::wrong_type`] and the links-out trees
+/// of [`super::links_out`].
 pub fn starts() -> Vec<String> {
     let mut v = vec![
         "examples/device".to_string(),
@@ -37,6 +38,7 @@ pub fn starts() -> Vec<String> {
         v.push(format!("tests/cli/channel/_{rt}"));
     }
     v.extend(super::wrong_type::starts());
+    v.extend(super::links_out::starts());
     v
 }
 

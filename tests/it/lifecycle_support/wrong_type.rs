@@ -28,7 +28,8 @@ pub fn starts() -> Vec<String> {
 }
 
 /// Copies the start tree `start` to `root`: a tree with a `BASE` file is its base tree with its
-/// own files laid over it; any other tree is copied as it is.
+/// own files laid over it (and the links of a `LINKS` file, see [`super::links_out`]); any other
+/// tree is copied as it is.
 pub fn copy_start(start: &str, root: &Path) {
     let dir = rs::repo().join(start);
     let Ok(base) = std::fs::read_to_string(dir.join("BASE")) else {
@@ -39,13 +40,14 @@ pub fn copy_start(start: &str, root: &Path) {
     for entry in walkdir::WalkDir::new(&dir).min_depth(1) {
         let entry = entry.unwrap();
         let rel = entry.path().strip_prefix(&dir).unwrap();
-        if rel == Path::new("BASE") || entry.file_type().is_dir() {
+        if rel == Path::new("BASE") || rel == Path::new("LINKS") || entry.file_type().is_dir() {
             continue;
         }
         let to = root.join(rel);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(entry.path(), &to).unwrap();
     }
+    super::links_out::make_links(start, root);
 }
 
 /// Whether a `--json` run refused a key of the wrong type, as it must: `error.code` is
