@@ -267,6 +267,21 @@ impl Printer {
         }
     }
 
+    /// A titled block of someone else's lines on stderr (a unit's journal), each indented, shown
+    /// even with `--quiet` (like an error, it says why something failed) and not recorded: the
+    /// command's report carries them for `--json`.
+    pub fn excerpt(&self, title: &str, lines: &[String]) {
+        let mut text = title.to_string();
+        if lines.is_empty() {
+            text.push_str("\n  (no lines)");
+        }
+        for line in lines {
+            text.push_str("\n  ");
+            text.push_str(line);
+        }
+        self.stderr(&text);
+    }
+
     /// A detail line on stderr, only with `-v`.
     pub fn detail(&self, text: &str) {
         if self.verbose > 0 && !self.quiet {

@@ -13,7 +13,7 @@ use crate::error::{Exit, Result};
 use crate::reconcile::{StepLine, StepOutcome, StepRun};
 use crate::runtime::RuntimeId;
 use crate::switch::installer::{Choice, MAX_INSTALLER_BYTES, Source};
-use crate::switch::run::{Failure, Landed};
+use crate::switch::run::{Failure, Landed, UnitJournal};
 use crate::switch::{Done, Options, perform, record, render};
 use crate::system::http::{Http, HttpOptions};
 
@@ -26,10 +26,17 @@ pub(super) fn run(ctx: &Ctx, args: &SwitchArgs) -> Result<Exit> {
         Ok(exit) => return Ok(exit),
         Err(f) => f,
     };
+    if let Some(j) = &f.journal {
+        ctx.out.excerpt(
+            &format!("the last journal lines of {} ({}):", j.unit, j.command),
+            &j.lines,
+        );
+    }
     ctx.out.report_of(&Report::Failure {
         phase: "failure",
         rolled_back: f.rolled_back,
         actions: &f.actions,
+        journal: f.journal.as_ref(),
     })?;
     if !ctx.previewing() {
         let e = &f.error;
@@ -163,6 +170,9 @@ enum Report<'a> {
         phase: &'static str,
         rolled_back: bool,
         actions: &'a [String],
+        /// The new unit's last journal lines, when it did not stay active.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        journal: Option<&'a UnitJournal>,
     },
 }
 

@@ -9,7 +9,12 @@
 //! - `osctl-skills-sync.service` and `.timer`: `osctl skills sync` every 5 minutes (upstream's
 //!   skill watcher), with a fixed per-device random offset and a catch-up run after downtime;
 //! - for every runtime whose unit exists, `<unit>.service.d/10-osctl-presync.conf`:
-//!   `ExecStartPre=-osctl presync <rt>`.
+//!   `ExecStartPre=-/usr/bin/osctl presync <rt>`.
+//!
+//! Every `Exec` line names the binary by its absolute path (`systemd-analyze verify` refuses a
+//! bare name): the package's `/usr/bin/osctl` in the files it ships; setup and switch write the
+//! binary they find ([`binary`]): on the live device the running one, under `--root IMAGE` the
+//! image's `/usr/local/bin/osctl` or `/usr/bin/osctl`.
 //!
 //! Units are written to `/etc/systemd/system` and enabled as `systemctl enable` does, with the
 //! `[Install]` links (`multi-user.target.wants/`, `timers.target.wants/`), so the same plan
@@ -35,8 +40,15 @@ pub(crate) const VENDOR_DIRS: [&str; 2] = ["/usr/lib/systemd/system", "/lib/syst
 /// The file name of the presync drop-in in `<unit>.service.d/`.
 pub(crate) const DROP_IN: &str = "10-osctl-presync.conf";
 
-/// The drop-in, with `@RUNTIME@` for the runtime's name.
+/// The drop-in, with `@RUNTIME@` for the runtime's name and `@OSCTL@` for the binary's path.
 const DROP_IN_TEMPLATE: &str = include_str!("../../embedded/units/osctl-presync.conf");
+
+/// Where the package installs the binary, and the path the units in `embedded/units/` (which
+/// the package ships as they are) call.
+pub(crate) const PACKAGED_BINARY: &str = "/usr/bin/osctl";
+
+/// Where a unit may call osctl from without a warning: the system's binary folders.
+const SYSTEM_BINARIES: [&str; 2] = ["/usr/local/bin/osctl", PACKAGED_BINARY];
 
 /// One of osctl's own units.
 #[derive(Clone, Copy, Debug)]
@@ -110,13 +122,61 @@ pub(crate) struct Report {
     pub drop_ins: Vec<DropInReport>,
     /// Runtimes with no unit yet (a switch writes their drop-in when it installs them).
     pub runtimes_without_unit: Vec<&'static str>,
-    /// Where the units find `osctl` (`None`: in neither `/usr/local/bin` nor `/usr/bin`).
-    pub binary: Option<DevPath>,
+    /// The binary the units' `Exec` lines call.
+    pub binary: DevPath,
 }
 
-/// The presync drop-in for `rt`.
-pub(crate) fn drop_in(rt: &Runtime) -> String {
-    DROP_IN_TEMPLATE.replace("@RUNTIME@", rt.name)
+/// The binary osctl's units and drop-ins call, and a warning when it is not one systemd can
+/// rely on. On the live device: the running binary (what the operator just ran), unless it
+/// was replaced or removed since (an upgrade), then the first system one. Under `--root IMAGE`:
+/// the image's `/usr/local/bin/osctl`, else its `/usr/bin/osctl`; with neither, the package's
+/// path and a warning (the units fail until a binary is installed there).
+pub(crate) fn binary(draft: &Draft<'_>) -> Result<(DevPath, Option<String>)> {
+    let fs = draft.fs();
+    if fs.is_live()
+        && let Some(running) = crate::system::fs::running_binary()
+        && fs.is_executable(&running)?
+    {
+        let warning = (!SYSTEM_BINARIES.contains(&running.to_string().as_str())).then(|| {
+            format!(
+                "the units will call {running} (the binary that ran this): install osctl as /usr/local/bin/osctl or /usr/bin/osctl and run `osctl setup` again if that copy may go"
+            )
+        });
+        return Ok((running, warning));
+    }
+    for p in SYSTEM_BINARIES {
+        let p = DevPath::new(p);
+        if fs.is_executable(&p)? {
+            return Ok((p, None));
+        }
+    }
+    Ok((
+        DevPath::new(PACKAGED_BINARY),
+        Some(format!(
+            "no osctl binary in /usr/local/bin or /usr/bin under this root: the units call {PACKAGED_BINARY} and fail until one is installed there"
+        )),
+    ))
+}
+
+/// The presync drop-in for `rt`, calling `binary`.
+pub(crate) fn drop_in(rt: &Runtime, binary: &DevPath) -> String {
+    DROP_IN_TEMPLATE
+        .replace("@RUNTIME@", rt.name)
+        .replace("@OSCTL@", &binary.to_string())
+}
+
+/// One of osctl's units as written for `binary`: its `Exec` lines call that path instead of
+/// the package's (comments keep naming the package's).
+pub(crate) fn render(unit: &Unit, binary: &DevPath) -> String {
+    let mut out = String::with_capacity(unit.content.len());
+    for line in unit.content.split_inclusive('\n') {
+        if line.starts_with("Exec") {
+            out.push_str(&line.replacen(PACKAGED_BINARY, &binary.to_string(), 1));
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
 }
 
 /// `/etc/systemd/system/<unit>.service.d/10-osctl-presync.conf`.
@@ -153,7 +213,8 @@ pub(crate) fn plan_drop_in(draft: &mut Draft<'_>, rt: &Runtime) -> Result<DropIn
     }
     let path = drop_in_path(&unit);
     let reason = format!("osctl's presync drop-in for {}", rt.name);
-    let written = draft.write(&path, drop_in(rt), Some(0o644), &reason)?;
+    let (binary, _) = binary(draft)?;
+    let written = draft.write(&path, drop_in(rt, &binary), Some(0o644), &reason)?;
     Ok(DropInReport {
         runtime: rt.name,
         unit,
@@ -169,6 +230,10 @@ pub(crate) fn plan_drop_in(draft: &mut Draft<'_>, rt: &Runtime) -> Result<DropIn
 /// Plans `osctl setup`: osctl's units, their enable links, the presync drop-ins, and (carried
 /// out only on the live device) `daemon-reload` and the start of the timer.
 pub(crate) fn plan(draft: &mut Draft<'_>) -> Result<Report> {
+    let (binary, warning) = binary(draft)?;
+    if let Some(warning) = warning {
+        draft.warn(warning);
+    }
     let mut changed = false;
     let mut starts = Vec::new();
     let mut units = Vec::new();
@@ -190,7 +255,7 @@ pub(crate) fn plan(draft: &mut Draft<'_>) -> Result<Report> {
             (vendor, State::Packaged)
         } else {
             let reason = format!("osctl's unit {}", unit.name);
-            let written = draft.write(&etc, unit.content, Some(0o644), &reason)?;
+            let written = draft.write(&etc, render(&unit, &binary), Some(0o644), &reason)?;
             changed |= written;
             (
                 etc,
@@ -244,20 +309,6 @@ pub(crate) fn plan(draft: &mut Draft<'_>) -> Result<Report> {
         for s in starts {
             draft.service(s);
         }
-    }
-    let mut binary = None;
-    for p in ["/usr/local/bin/osctl", "/usr/bin/osctl"] {
-        let p = DevPath::new(p);
-        if draft.fs().is_executable(&p)? {
-            binary = Some(p);
-            break;
-        }
-    }
-    if binary.is_none() {
-        draft.warn(
-            "no osctl binary in /usr/local/bin or /usr/bin under this root: the units will fail until one is installed there"
-                .to_string(),
-        );
     }
     Ok(Report {
         units,

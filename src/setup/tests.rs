@@ -94,7 +94,7 @@ fn a_fresh_image_gets_the_units_their_links_and_the_drop_ins_of_existing_runtime
             .join("etc/systemd/system/hermes-gateway.service.d/10-osctl-presync.conf"),
     )
     .unwrap();
-    assert!(dropin.contains("\nExecStartPre=-osctl presync hermes\n"));
+    assert!(dropin.contains("\nExecStartPre=-/usr/bin/osctl presync hermes\n"));
     // A second run plans nothing at all, not even a reload.
     let mut draft = Draft::new(&fs);
     let report = plan(&mut draft).unwrap();
@@ -109,7 +109,7 @@ fn files_the_package_installed_are_left_to_it() {
         .iter()
         .map(|u| (format!("lib/systemd/system/{}", u.name), u.content))
         .collect();
-    let hermes = drop_in(RuntimeId::Hermes.spec());
+    let hermes = drop_in(RuntimeId::Hermes.spec(), &DevPath::new(PACKAGED_BINARY));
     let vendor_drop_in = (
         "lib/systemd/system/hermes-gateway.service.d/10-osctl-presync.conf".to_string(),
         hermes.as_str(),
@@ -198,7 +198,7 @@ fn the_boot_unit_runs_before_every_runtime_unit() {
     assert_eq!(before, units);
     assert!(boot.contains("\nAfter=local-fs.target\n"));
     assert!(boot.contains("\nType=oneshot\n"));
-    assert!(boot.contains("\nExecStart=osctl reconcile\n"));
+    assert!(boot.contains("\nExecStart=/usr/bin/osctl reconcile\n"));
     assert!(boot.contains("\n[Install]\nWantedBy=multi-user.target\n"));
 }
 
@@ -214,18 +214,25 @@ fn the_timer_spreads_the_fleet_and_catches_up() {
     ] {
         assert!(timer.lines().any(|l| l == line), "{line}");
     }
-    assert!(UNITS[1].content.contains("\nExecStart=osctl skills sync\n"));
+    assert!(
+        UNITS[1]
+            .content
+            .contains("\nExecStart=/usr/bin/osctl skills sync\n")
+    );
 }
 
 #[test]
 fn every_runtime_gets_its_own_presync_line() {
     for rt in REGISTRY {
-        let text = drop_in(rt);
+        let text = drop_in(rt, &DevPath::new(PACKAGED_BINARY));
         let pre: Vec<&str> = text
             .lines()
             .filter(|l| l.starts_with("ExecStartPre="))
             .collect();
-        assert_eq!(pre, [format!("ExecStartPre=-osctl presync {}", rt.name)]);
+        assert_eq!(
+            pre,
+            [format!("ExecStartPre=-/usr/bin/osctl presync {}", rt.name)]
+        );
         assert!(!text.contains('@'), "{text}");
     }
     assert_eq!(
@@ -241,7 +248,11 @@ fn the_package_ships_the_same_drop_ins_and_units() {
     for rt in crate::runtime::packaged() {
         let rel = format!("debian/presync/{}.service.d/{DROP_IN}", rt.unit);
         let shipped = std::fs::read_to_string(repo.join(&rel)).unwrap();
-        assert_eq!(shipped, drop_in(rt), "{rel} differs from what osctl writes");
+        assert_eq!(
+            shipped,
+            drop_in(rt, &DevPath::new(PACKAGED_BINARY)),
+            "{rel} differs from what the package's binary path gives"
+        );
         assert!(
             manifest.contains(&format!("\"{rel}\"")),
             "{rel} is not a package asset"
@@ -256,4 +267,58 @@ fn the_package_ships_the_same_drop_ins_and_units() {
             unit.name
         );
     }
+}
+
+/// Every `Exec` line of what setup writes names a binary by its absolute path, the one found
+/// under the root (a bare `osctl` is refused by `systemd-analyze verify`).
+#[test]
+fn the_units_call_the_binary_found_under_the_root_by_its_absolute_path() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, fs) = root(&[HERMES_UNIT, ("usr/local/bin/osctl", "#!/bin/sh\n")]);
+    let bin = dir.path().join("usr/local/bin/osctl");
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut draft = Draft::new(&fs);
+    let report = plan(&mut draft).unwrap();
+    assert_eq!(report.binary.to_string(), "/usr/local/bin/osctl");
+    let warnings = draft.clone().finish().warnings;
+    assert!(warnings.is_empty(), "{warnings:?}");
+    apply_plan(&fs, draft);
+    let mut execs = Vec::new();
+    let runtime_drop_in = format!("{}.d/{DROP_IN}", HERMES_UNIT.0);
+    for rel in [
+        "etc/systemd/system/osctl-boot.service",
+        "etc/systemd/system/osctl-skills-sync.service",
+        runtime_drop_in.as_str(),
+    ] {
+        let text = std::fs::read_to_string(dir.path().join(rel)).unwrap();
+        execs.extend(
+            text.lines()
+                .filter(|l| l.starts_with("Exec"))
+                .map(str::to_string),
+        );
+    }
+    assert_eq!(
+        execs,
+        [
+            "ExecStart=/usr/local/bin/osctl reconcile",
+            "ExecStart=/usr/local/bin/osctl skills sync",
+            format!(
+                "ExecStartPre=-/usr/local/bin/osctl presync {}",
+                report.drop_ins[0].runtime
+            )
+            .as_str(),
+        ]
+    );
+    // Without a binary under the root: the package's path, and a warning that says so.
+    let (_dir, fs) = root(&[HERMES_UNIT]);
+    let mut draft = Draft::new(&fs);
+    assert_eq!(
+        plan(&mut draft).unwrap().binary.to_string(),
+        PACKAGED_BINARY
+    );
+    let warnings = draft.finish().warnings;
+    assert!(
+        warnings.iter().any(|w| w.contains("no osctl binary")),
+        "{warnings:?}"
+    );
 }

@@ -268,16 +268,28 @@ impl fmt::Display for Report {
             "skills",
         ];
         let mut rows: Vec<[String; 6]> = vec![header.map(String::from)];
+        // A long reason (a verify hook's output, a parse error) would widen the whole table
+        // past any terminal: its cell gets a note number and the text goes under the table.
+        let mut notes: Vec<String> = Vec::new();
+        let mut note = |cell: String, text: String| -> String {
+            notes.push(text);
+            format!("{cell} [{}]", notes.len())
+        };
         for row in &self.runtimes {
             let name = if row.active {
                 format!("{} *", row.name)
             } else {
                 row.name.to_string()
             };
-            let installed = if row.installed {
-                "yes".to_string()
-            } else {
-                format!("no ({})", row.install_detail)
+            let installed = match row.installed {
+                true => "yes".to_string(),
+                false if row.install_detail.chars().count() <= MAX_CELL => {
+                    format!("no ({})", row.install_detail)
+                }
+                false => note(
+                    "no".into(),
+                    format!("{}: not installed: {}", row.name, row.install_detail),
+                ),
             };
             let state = match &row.unit_state {
                 Some(s) if s.load == "not-found" => "not-found".to_string(),
@@ -286,7 +298,10 @@ impl fmt::Display for Report {
                 None => "-".to_string(),
             };
             let mcp = match (&row.mcp_servers, &row.mcp_error) {
-                (_, Some(e)) => format!("unreadable: {e}"),
+                (_, Some(e)) => note(
+                    "unreadable".into(),
+                    format!("{}: its MCP servers cannot be read: {e}", row.name),
+                ),
                 (Some(names), None) if !names.is_empty() => names.join(", "),
                 _ => "-".to_string(),
             };
@@ -299,7 +314,11 @@ impl fmt::Display for Report {
                 row.skills.len().to_string(),
             ]);
         }
-        writeln!(f, "{}", output::table(&rows))?;
+        write!(f, "{}", output::table(&rows))?;
+        for (i, text) in notes.iter().enumerate() {
+            writeln!(f, "[{}] {text}", i + 1)?;
+        }
+        writeln!(f)?;
 
         let list = |channels: &[Channel]| {
             channels
@@ -358,6 +377,9 @@ impl fmt::Display for Report {
         Ok(())
     }
 }
+
+/// The widest reason shown in a table cell; a longer one becomes a note under the table.
+const MAX_CELL: usize = 36;
 
 /// One line of the report's device and marker sections: the name in a column of its own.
 fn field(f: &mut fmt::Formatter<'_>, name: &str, value: impl fmt::Display) -> fmt::Result {

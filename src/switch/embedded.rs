@@ -177,7 +177,8 @@ mod tests {
         let drop_in = crate::setup::drop_in_path(rt.unit);
         let host = fs.host(&drop_in).unwrap();
         std::fs::create_dir_all(host.parent().unwrap()).unwrap();
-        std::fs::write(&host, crate::setup::drop_in(rt)).unwrap();
+        let binary = crate::path::DevPath::new(crate::setup::PACKAGED_BINARY);
+        std::fs::write(&host, crate::setup::drop_in(rt, &binary)).unwrap();
         for item in items(rt) {
             let host = fs.host(&item.path).unwrap();
             std::fs::create_dir_all(host.parent().unwrap()).unwrap();

@@ -472,6 +472,14 @@ pub fn read_operator_bytes(path: &Path) -> io::Result<Vec<u8>> {
     std::fs::read(path)
 }
 
+/// The running binary's path on the device, when osctl runs on the live device (`None` when
+/// the kernel cannot say, or the file was replaced since it started: `… (deleted)`).
+pub fn running_binary() -> Option<DevPath> {
+    let exe = std::env::current_exe().ok()?;
+    let text = exe.to_str()?;
+    (exe.is_absolute() && !text.ends_with(" (deleted)")).then(|| DevPath::new(&exe))
+}
+
 /// The folder osctl was started in (relative paths a shell completes are relative to it).
 pub fn current_dir() -> Option<PathBuf> {
     std::env::current_dir().ok()

@@ -279,6 +279,64 @@ fn a_new_unit_whose_binary_is_missing_is_rolled_back() {
     d.assert_rolled_back();
 }
 
+/// The field engineer's first question after a failed switch is "why": the new unit's own last
+/// journal lines come with the error, on stderr and in the `--json` document, secrets masked.
+#[test]
+fn a_new_unit_that_fails_shows_its_journal_in_the_text_and_the_json() {
+    let Some(d) = Device::boot("switch-journal") else {
+        return;
+    };
+    d.lab.write(
+        "/opt/hermes/run",
+        "#!/bin/sh\necho 'hermes: cannot bind 127.0.0.1:8642: address already in use' >&2\necho 'hermes: api_key=sk-planted-0123456789abcdef' >&2\nexit 1\n",
+        0o755,
+    );
+    d.hermes("/opt/hermes/run", "");
+    d.installer("/root/noop-install.sh", "true");
+    let out = d.osctl(&[
+        "--json",
+        "switch",
+        "hermes",
+        "--settle",
+        "1",
+        "--installer",
+        "/root/noop-install.sh",
+    ]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    let doc = json_lines(&out).pop().unwrap();
+    assert_eq!(doc["error"]["code"], "unit_not_active");
+    let journal = &doc["journal"];
+    assert_eq!(journal["unit"], "hermes-gateway.service", "{doc:#}");
+    assert_eq!(
+        journal["command"],
+        "journalctl -u hermes-gateway.service -n 20 --no-pager"
+    );
+    let lines: Vec<&str> = journal["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(lines.len() <= 20, "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("address already in use")),
+        "{lines:?}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the last journal lines of hermes-gateway.service"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("address already in use"), "{stderr}");
+    assert!(
+        stderr.contains("its last journal lines are above"),
+        "{stderr}"
+    );
+    let all = format!("{}{stderr}", String::from_utf8_lossy(&out.stdout));
+    assert!(!all.contains("sk-planted-0123456789abcdef"), "{all}");
+    d.assert_rolled_back();
+}
+
 #[test]
 fn a_crash_loop_at_its_start_limit_is_reset_reinstalled_and_retried() {
     let Some(d) = Device::boot("switch-crashloop") else {

@@ -35,6 +35,19 @@ use crate::system::process::{self, Run};
 /// How long one run of the ready hook may take.
 const READY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How many of a failed unit's journal lines a switch shows (`journalctl -u UNIT -n 20`).
+const JOURNAL_LINES: usize = 20;
+
+/// The last lines a new unit that did not stay active wrote to the journal: where the field
+/// engineer looks first, shown with the error and in the `--json` document's `journal`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct UnitJournal {
+    pub unit: String,
+    /// The command that shows them, and more with a larger `-n`.
+    pub command: String,
+    pub lines: Vec<String>,
+}
+
 /// A switch that reached its commit point.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Landed {
@@ -60,6 +73,8 @@ pub struct Failure {
     pub error: Error,
     pub rolled_back: bool,
     pub actions: Vec<String>,
+    /// The new unit's journal, when it did not stay active.
+    pub journal: Option<UnitJournal>,
 }
 
 impl From<Error> for Failure {
@@ -69,6 +84,7 @@ impl From<Error> for Failure {
             error,
             rolled_back: false,
             actions: Vec::new(),
+            journal: None,
         }
     }
 }
@@ -93,6 +109,7 @@ pub(crate) fn run(
                 error,
                 rolled_back: false,
                 actions: units.actions(),
+                journal: None,
             });
         }
     };
@@ -114,6 +131,7 @@ pub(crate) fn run(
             error,
             rolled_back: false,
             actions: units.actions(),
+            journal: None,
         }),
     }
 }
@@ -146,6 +164,8 @@ struct Txn<'a> {
     installed: bool,
     retried: bool,
     warnings: Vec<String>,
+    /// The new unit's journal, read when it did not stay active (before the rollback stops it).
+    journal: Option<UnitJournal>,
 }
 
 impl<'a> Txn<'a> {
@@ -191,6 +211,7 @@ impl<'a> Txn<'a> {
             installed: false,
             retried: false,
             warnings: Vec::new(),
+            journal: None,
         })
     }
 
@@ -244,10 +265,10 @@ impl<'a> Txn<'a> {
         self.phase(Phase::Starting)?;
         if let Err(why) = self.start()? {
             if self.installed {
-                return Err(not_active(&self.to_unit(), &why));
+                return Err(self.not_active(&why));
             }
             if !self.opts.installer.available(self.to) {
-                return Err(not_active(&self.to_unit(), &why).cause(format!(
+                return Err(self.not_active(&why).cause(format!(
                     "osctl embeds no installer for {} to reinstall it with (--installer or --from-cdn would allow one reinstall)",
                     self.to.name
                 )));
@@ -268,7 +289,7 @@ impl<'a> Txn<'a> {
             self.presync()?;
             self.phase(Phase::Starting)?;
             if let Err(why) = self.start()? {
-                return Err(not_active(&self.to_unit(), &why));
+                return Err(self.not_active(&why));
             }
         }
         self.status(&format!("{}.service is active", self.to_unit()));
@@ -348,11 +369,32 @@ impl<'a> Txn<'a> {
     }
 }
 
-fn not_active(unit: &str, why: &str) -> Error {
-    Error::new(
-        Exit::RolledBack,
-        "unit_not_active",
-        format!("{unit}.service did not stay active"),
-    )
-    .cause(why.to_string())
+impl Txn<'_> {
+    /// The error of a new unit that did not stay active, with its journal read for the report
+    /// (as doctor reads a failed unit's): the unit's own words on why, where the engineer looks.
+    fn not_active(&mut self, why: &str) -> Error {
+        let unit = self.to_unit();
+        let command = format!("journalctl -u {unit}.service -n {JOURNAL_LINES} --no-pager");
+        let lines = match self.t.services.journal_tail(&unit, JOURNAL_LINES) {
+            Ok(lines) => lines,
+            Err(e) => Some(vec![format!("(the journal cannot be read: {e})")]),
+        };
+        let mut err = Error::new(
+            Exit::RolledBack,
+            "unit_not_active",
+            format!("{unit}.service did not stay active"),
+        )
+        .cause(why.to_string());
+        if let Some(lines) = lines {
+            err = err.hint(format!(
+                "its last journal lines are above (`{command}`); `osctl doctor` shows the units' state"
+            ));
+            self.journal = Some(UnitJournal {
+                unit: format!("{unit}.service"),
+                command,
+                lines,
+            });
+        }
+        err
+    }
 }

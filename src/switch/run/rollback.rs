@@ -70,6 +70,7 @@ impl Txn<'_> {
                 error: e,
                 rolled_back: true,
                 actions,
+                journal: self.journal.take(),
             };
         }
         let mut e = err.with_exit(Exit::PartlyApplied);
@@ -95,6 +96,7 @@ impl Txn<'_> {
             error: e,
             rolled_back: false,
             actions,
+            journal: self.journal.take(),
         }
     }
 
