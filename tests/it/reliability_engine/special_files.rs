@@ -26,7 +26,8 @@ fn regression_a_fifo_at_a_runtime_config_is_an_error_at_once() {
     let out = bounded(status, limit);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(
-        String::from_utf8_lossy(&out.stdout).contains("unreadable: /root/.openclaw/openclaw.json"),
+        String::from_utf8_lossy(&out.stdout)
+            .contains("its MCP servers cannot be read: /root/.openclaw/openclaw.json"),
         "{}",
         text(&out)
     );

@@ -33,8 +33,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 use crate::device::Device;
 use crate::device::bootstrap::Bootstrap;
 use crate::error::{Error, Result};
@@ -45,19 +43,19 @@ use crate::runtime::{Runtime, RuntimeId};
 use crate::system::fs::RootFs;
 use crate::system::http::Http;
 
-use super::archive::{self, MAX_UNPACKED_BYTES, as_tree};
-use super::catalog::{SkillJson, catalog};
-use super::hash::{folder_hash, tree_hash};
+use super::catalog::catalog;
+use super::hash::folder_hash;
 use super::hooks::{self, HookReport, HookTarget};
 use super::install::Staging;
 use super::metadata::{self, Listed, Metadata, Trust, Wanted};
 use super::state::{RuntimeState, SkillRecord, SkillsState};
-use super::{Problem, package, prompt, prune};
+use super::{Problem, prompt, prune};
+
+mod download;
+use download::{Download, download};
 
 /// Most bytes the metadata document may have.
 pub(crate) const MAX_METADATA_BYTES: u64 = 4 * 1024 * 1024;
-/// Most bytes one skill zip may have.
-pub(crate) const MAX_ZIP_BYTES: u64 = 100 * 1024 * 1024;
 
 pub(crate) struct SyncOptions {
     pub runtime: RuntimeId,
@@ -149,17 +147,6 @@ struct Pending {
     name: String,
     wanted: Wanted,
     previous: Option<SkillRecord>,
-}
-
-/// What phase one made of a pending skill.
-enum Download {
-    /// A preview: nothing downloaded.
-    Previewed,
-    Failed(Problem),
-    /// Its own skill.json rules the device out.
-    Refused(String),
-    /// Verified and staged; the FolderHash of what was unpacked.
-    Staged(String),
 }
 
 /// What [`fetch`] gathered, for [`land`].
@@ -617,86 +604,6 @@ fn unsupported_reason(name: &str, caps: &[String]) -> String {
     )
 }
 
-/// Downloads one skill, runs every check on it, and stages its folder.
-fn download(
-    st: &Staging,
-    http: &Http,
-    out: &Printer,
-    cdn: &str,
-    caps: &[String],
-    p: &Pending,
-) -> Download {
-    let entries = match download_checked(http, out, cdn, p) {
-        Ok(entries) => entries,
-        Err(problem) => return Download::Failed(problem),
-    };
-    let refusal = archive::skill_json(&entries)
-        .and_then(|b| serde_json::from_slice::<SkillJson>(b).ok())
-        .and_then(|j| j.refuses(caps));
-    if let Some(reason) = refusal {
-        return Download::Refused(reason);
-    }
-    if let Err(e) = st.stage(&p.name, &entries) {
-        st.discard(&p.name);
-        return Download::Failed(Problem::new(
-            "io_error",
-            format!("cannot stage {} in {}: {e}", p.name, st.dev),
-        ));
-    }
-    Download::Staged(tree_hash(&as_tree(&entries)))
-}
-
-/// The download itself (in memory, at most [`MAX_ZIP_BYTES`]: written to disk it would cost a
-/// device's flash twice the writes, and the filesystem sync before the swap would wait for it),
-/// the version check before the zip is opened, unpacking, the package check.
-fn download_checked(
-    http: &Http,
-    out: &Printer,
-    cdn: &str,
-    p: &Pending,
-) -> std::result::Result<Vec<archive::Entry>, Problem> {
-    let url = format!("{cdn}/skills/{}.zip", p.name);
-    let bar = progress_bar(out, &p.name);
-    let result = http.get(&url, MAX_ZIP_BYTES, &mut |n, total| {
-        if let Some(b) = &bar {
-            if let Some(t) = total {
-                b.set_length(t);
-            }
-            b.set_position(n);
-        }
-    });
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let zip = result.map_err(|e| Problem::new(e.code(), e.describe()))?;
-    archive::check_digest(&archive::sha256_hex(&zip), &p.wanted)?;
-    let entries = archive::unpack(&zip, MAX_UNPACKED_BYTES)?;
-    for e in &entries {
-        if let Some(content) = &e.content
-            && let Some(f) = package::scan(&e.path, content)
-        {
-            return Err(Problem::new("package_secret", format!("refused: {f}")));
-        }
-    }
-    Ok(entries)
-}
-
-/// A download bar on stderr, only on a terminal and never with `--quiet` or `--json`.
-fn progress_bar(out: &Printer, name: &str) -> Option<ProgressBar> {
-    use std::io::IsTerminal;
-    if out.quiet || out.json || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{prefix:>20} [{bar:30}] {bytes}/{total_bytes}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    bar.set_prefix(name.to_string());
-    Some(bar)
-}
-
 /// Plans the removal of unsupported skills, per the runtime's prune rule.
 fn plan_prune(
     draft: &mut Draft<'_>,
@@ -758,180 +665,4 @@ fn plan_prune(
 }
 
 #[cfg(test)]
-#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
-mod tests {
-    use super::*;
-    use crate::runtime::{PruneRule, REGISTRY};
-
-    const SKILLS: &str = "/root/skills";
-
-    fn caps(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
-    }
-
-    fn listed(entries: &[(&str, &str)]) -> BTreeMap<String, Listed> {
-        entries
-            .iter()
-            .map(|(n, v)| {
-                let l = if v.is_empty() {
-                    Listed::Invalid("not a sha256 prefix".into())
-                } else {
-                    Listed::Skill(Wanted {
-                        version: v.to_string(),
-                        sha256: None,
-                    })
-                };
-                (n.to_string(), l)
-            })
-            .collect()
-    }
-
-    fn record(version: &str, installed: bool) -> SkillRecord {
-        SkillRecord {
-            version: version.into(),
-            hash: None,
-            installed,
-        }
-    }
-
-    fn device(folders: &[&str]) -> (tempfile::TempDir, RootFs) {
-        let dir = tempfile::tempdir().unwrap();
-        for f in folders {
-            std::fs::create_dir_all(dir.path().join("root/skills").join(f)).unwrap();
-            std::fs::write(
-                dir.path().join("root/skills").join(f).join("SKILL.md"),
-                "x\n",
-            )
-            .unwrap();
-        }
-        let fs = RootFs::new(dir.path()).unwrap();
-        (dir, fs)
-    }
-
-    /// Each listed skill lands in exactly one bucket, for the reason the state and the folder
-    /// give: a lamp (audio and light) with some skills installed before.
-    #[test]
-    fn select_sorts_every_listed_skill_by_its_state_and_folder() {
-        let (_dir, fs) = device(&["dance", "connectors"]);
-        let mut rstate = RuntimeState::default();
-        rstate
-            .skills
-            .insert("dance".into(), record("aaaaaaaaaaaa", true));
-        rstate
-            .skills
-            .insert("connectors".into(), record("old000000000", true));
-        rstate
-            .skills
-            .insert("refused-one".into(), record("cccccccccccc", false));
-        rstate
-            .skills
-            .insert("gone".into(), record("dddddddddddd", true));
-        let list = listed(&[
-            ("dance", "aaaaaaaaaaaa"),       // same version, folder there
-            ("connectors", "new000000000"),  // a new version
-            ("camera", "bbbbbbbbbbbb"),      // needs vision
-            ("refused-one", "cccccccccccc"), // its skill.json ruled the device out
-            ("gone", "dddddddddddd"),        // recorded, but its folder was removed
-            ("broken", ""),                  // an entry osctl does not act on
-            ("fresh", "eeeeeeeeeeee"),       // never installed
-        ]);
-        let (reports, pending) = select(
-            &fs,
-            &DevPath::new(SKILLS),
-            &list,
-            &caps(&["audio", "light"]),
-            &rstate,
-        )
-        .unwrap();
-        let action = |n: &str| reports.iter().find(|r| r.name == n).map(|r| r.action);
-        assert_eq!(action("dance"), Some("up-to-date"));
-        assert_eq!(action("camera"), Some("unsupported"));
-        assert!(
-            reports
-                .iter()
-                .find(|r| r.name == "camera")
-                .unwrap()
-                .reason
-                .as_deref()
-                == Some("needs one of: vision (the device has: audio, light)")
-        );
-        assert_eq!(action("refused-one"), Some("unsupported"));
-        assert_eq!(action("broken"), Some("failed"));
-        let pend: Vec<(&str, &'static str, Option<String>)> = pending
-            .iter()
-            .map(|p| {
-                let r = report_pending(p);
-                (p.name.as_str(), r.action, r.previous)
-            })
-            .collect();
-        assert_eq!(
-            pend,
-            vec![
-                ("connectors", "update", Some("old000000000".to_string())),
-                ("fresh", "install", None),
-                ("gone", "update", Some("dddddddddddd".to_string())),
-            ]
-        );
-        assert_eq!(reports.len() + pending.len(), list.len());
-    }
-
-    /// Without capabilities the device is fail-open: everything in the catalog is supported.
-    #[test]
-    fn select_without_capabilities_supports_everything() {
-        let (_dir, fs) = device(&[]);
-        let list = listed(&[("camera", "bbbbbbbbbbbb"), ("dance", "aaaaaaaaaaaa")]);
-        let (reports, pending) = select(
-            &fs,
-            &DevPath::new(SKILLS),
-            &list,
-            &[],
-            &RuntimeState::default(),
-        )
-        .unwrap();
-        assert!(reports.is_empty(), "{reports:?}");
-        assert_eq!(pending.len(), 2);
-    }
-
-    /// A catalog-only runtime prunes the catalog skills the device cannot run and the ones
-    /// their own skill.json refused, never a folder the catalog does not know (the owner's).
-    #[test]
-    fn prune_removes_unsupported_catalog_skills_and_keeps_the_owners_own() {
-        let rt = REGISTRY
-            .iter()
-            .find(|r| matches!(r.skills.prune, PruneRule::CatalogOnly))
-            .unwrap();
-        let (_dir, fs) = device(&["camera", "dance", "refused-one", "my-own-skill"]);
-        let mut rstate = RuntimeState::default();
-        rstate
-            .skills
-            .insert("camera".into(), record("bbbbbbbbbbbb", true));
-        rstate
-            .skills
-            .insert("refused-one".into(), record("cccccccccccc", false));
-        let mut draft = Draft::new(&fs);
-        let reports = plan_prune(
-            &mut draft,
-            &DevPath::new(SKILLS),
-            rt,
-            &caps(&["audio", "light"]),
-            &BTreeMap::new(),
-            &mut rstate,
-        )
-        .unwrap();
-        let mut pruned: Vec<&str> = reports.iter().map(|r| r.name.as_str()).collect();
-        pruned.sort();
-        assert_eq!(pruned, ["camera", "refused-one"]);
-        let plan = draft.finish();
-        let mut removed: Vec<String> = plan.file_changes().map(|c| c.path.to_string()).collect();
-        removed.sort();
-        assert_eq!(removed, ["/root/skills/camera", "/root/skills/refused-one"]);
-        assert!(
-            !rstate.skills.contains_key("camera"),
-            "its record goes with it"
-        );
-        assert!(
-            rstate.skills.contains_key("refused-one"),
-            "a refusal is remembered, so the version is not fetched again"
-        );
-    }
-}
+mod tests;
