@@ -3,7 +3,9 @@
 //! The lock's recovery has already put back every file the killed switch changed (its journals),
 //! so config.json names the runtime that should run: the old one, unless the switch died after
 //! its commit point. Of the two units the record names, the one config.json's runtime uses is
-//! enabled and started (its failed state reset first); the other is stopped and disabled, and
+//! enabled and started (its failed state reset first); the other is stopped and disabled (the new
+//! unit, when the record holds its state from before the switch, is given that state back: one
+//! that already ran keeps running, as after an in-process rollback), and
 //! stopped even when its unit file is gone (the restore removes the unit file a switch wrote for
 //! its new runtime, and systemd keeps running a unit whose file was deleted). Then
 //! the record goes. When part of that fails, the record stays, `status` keeps reporting it and
@@ -38,6 +40,9 @@ pub(crate) struct Converged {
     /// The switch was stopped before it touched a unit: the services are left as they were.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub untouched: bool,
+    /// The new unit was given back the state it had before the switch (not just stopped).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub new_as_before: bool,
 }
 
 /// Whether the switch `rec` was killed before it touched a unit (no installer ran, the new unit
@@ -70,6 +75,7 @@ pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<C
         notes: Vec::new(),
         left_stopped: false,
         untouched: false,
+        new_as_before: false,
     };
     if t.services.is_offline() {
         done.problems
@@ -88,7 +94,30 @@ pub(crate) fn converge(t: &Target<'_>, device: &Device, rec: Record) -> Result<C
     others.dedup();
     for unit in others.iter().filter(|u| **u != keep) {
         let s = units.sample(unit)?;
-        let stopped = if s.exists() {
+        let as_before = rec.to_was.filter(|_| *unit == rec.to_unit && s.exists());
+        if as_before.is_some() {
+            done.new_as_before = true;
+        }
+        let stopped = if let Some(was) = as_before {
+            // The new unit goes back to how it was before the switch, as the in-process
+            // rollback leaves it: one that already ran (config.json named another runtime)
+            // keeps running, one that was only enabled stays enabled.
+            match (was.running, was.enabled) {
+                (true, true) => Ok(()),
+                (true, false) if s.is_enabled() => {
+                    units.act(&ServiceAction::Disable(unit.clone()))?
+                }
+                (true, false) => Ok(()),
+                (false, true) if s.is_running() => {
+                    units.stop_keeping_enablement(unit, STOP_TRIES)?
+                }
+                (false, true) => Ok(()),
+                (false, false) if s.is_running() || s.is_enabled() => {
+                    units.stop(unit, STOP_TRIES)?
+                }
+                (false, false) => Ok(()),
+            }
+        } else if s.exists() {
             if s.is_running() || s.is_enabled() {
                 units.stop(unit, STOP_TRIES)?
             } else {
@@ -180,24 +209,37 @@ pub(crate) fn if_interrupted(t: &Target<'_>, device: &Device) -> Result<Option<C
     for n in &c.notes {
         t.out.warn(n);
     }
+    let other = if c.new_as_before {
+        format!(
+            "{}.service is as it was before the switch",
+            c.record.to_unit
+        )
+    } else {
+        "the other unit is stopped".to_string()
+    };
     if c.problems.is_empty() && c.untouched {
         t.out
             .status("services left as they were: the switch was stopped before it touched a unit");
     } else if c.problems.is_empty() && c.left_stopped {
         t.out.status(&format!(
-            "services converged: {}.service (config.json names {}) was not running before the switch and is left so; the other unit is stopped",
+            "services converged: {}.service (config.json names {}) was not running before the switch and is left so; {other}",
             install::unit_name(t.fs, c.runtime.spec())?,
             c.runtime
         ));
     } else if c.problems.is_empty() && c.notes.is_empty() {
         t.out.status(&format!(
-            "services converged: {} runs ({}.service)",
+            "services converged: {} runs ({}.service){}",
             c.runtime,
-            install::unit_name(t.fs, c.runtime.spec())?
+            install::unit_name(t.fs, c.runtime.spec())?,
+            if c.new_as_before {
+                format!("; {other}")
+            } else {
+                String::new()
+            }
         ));
     } else if c.problems.is_empty() {
         t.out.status(&format!(
-            "services converged: {} (config.json) has no unit to start; the other unit is stopped",
+            "services converged: {} (config.json) has no unit to start; {other}",
             c.runtime
         ));
     } else {
@@ -228,6 +270,7 @@ mod tests {
             started: 0,
             phase,
             from_was,
+            to_was: None,
         }
     }
 

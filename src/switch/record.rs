@@ -75,6 +75,11 @@ pub(crate) struct Record {
     /// running" (the old runtime config.json names need not be the one that ran).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_was: Option<Was>,
+    /// The new unit's state, read with the old one's right before the new unit starts: a
+    /// convergence back to the old runtime gives the new unit back that state too (a unit that
+    /// already ran before the switch keeps running), as the in-process rollback does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_was: Option<Was>,
 }
 
 /// Whether a unit was running and enabled.
@@ -156,6 +161,7 @@ mod tests {
             pid: 42,
             started: 1_700_000_000,
             from_was: None,
+            to_was: None,
             phase: Phase::Starting,
         }
     }

@@ -14,11 +14,8 @@ const MAX_LINES: usize = 800;
 
 /// Files over the limit that are being split now, each with its most lines (its count when it
 /// was listed): they may only shrink.
-const SHRINKING: &[(&str, usize)] = &[
-    ("tests/it/lifecycle_support/mod.rs", 1949),
-    ("tests/it/skills_sync.rs", 1145),
-    ("tests/it/switch_fake.rs", 854),
-];
+/// Empty since the last three test files were split (issue 28); kept for the next split.
+const SHRINKING: &[(&str, usize)] = &[];
 
 /// Every `.rs` file under `src/` and `tests/` (relative, `/`-separated) with its line count.
 fn line_counts(root: &Path) -> Vec<(String, usize)> {

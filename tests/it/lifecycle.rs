@@ -12,7 +12,7 @@
 //! versions, `reset --yes`, a runtime editing its own file, the owner writing into the persona,
 //! a crash (the debug build's `OSCTL_FAULT=abort-write:N`, a SIGKILL after a random delay, or a
 //! SIGKILL at a service action) followed by the next command, and a FIFO planted in place of a
-//! file osctl reads (config.json, ROBOT.md, a runtime's config or SOUL.md). After every step (`tests/it/lifecycle_support/mod.rs` has each check):
+//! file osctl reads (config.json, ROBOT.md, a runtime's config or SOUL.md). After every step (`tests/it/lifecycle_support/` has each check):
 //!
 //! - **operable**: `status`, `presync --check`, `mcp list`, `channel list`, `skills list`,
 //!   `reconcile --dry-run` and `switch --dry-run` to each runtime exit 0 (3 for a check) or
@@ -368,6 +368,8 @@ cases! {
     regression_killed_switch_before_any_unit_converges_to_another_runtime => "killed_switch_before_any_unit_converges_to_another_runtime",
     regression_failed_switch_drops_a_stale_switch_record => "failed_switch_drops_a_stale_switch_record",
     regression_killed_boot_then_switch_diverges => "killed_boot_then_switch_diverges",
+    regression_killed_boot_then_reset_keeps_openclaws_partial_config => "killed_boot_then_reset_keeps_openclaws_partial_config",
+    regression_killed_boot_then_switch_adds_the_markers_in_another_order => "killed_boot_then_switch_adds_the_markers_in_another_order",
     regression_killed_post_commit_restart_converges_running => "killed_post_commit_restart_converges_running",
     regression_killed_post_commit_write_converges_running => "killed_post_commit_write_converges_running",
     regression_link_out_of_a_runtimes_tree_refused_the_reset => "link_out_of_a_runtimes_tree_refused_the_reset",
@@ -378,6 +380,7 @@ cases! {
     regression_crash_then_reset_forgets_the_reset_runtimes_edits => "crash_then_reset_forgets_the_reset_runtimes_edits",
     regression_wrong_type_agent_runtime_refused_until_provision => "wrong_type_agent_runtime_refused_until_provision",
     regression_boot_discards_owner_soul_line_after_switch_to_opencode => "boot_discards_owner_soul_line_after_switch_to_opencode",
+    regression_killed_switch_stops_a_new_unit_that_already_ran => "killed_switch_stops_a_new_unit_that_already_ran",
 }
 
 // ---- the suite's own machinery: each check must be able to fail ----

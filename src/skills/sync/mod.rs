@@ -665,4 +665,5 @@ fn plan_prune(
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // tests set up files directly
 mod tests;

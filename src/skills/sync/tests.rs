@@ -1,8 +1,5 @@
 //! The sync pass's unit tests: selection, pruning and the state it records.
 
-// Tests set up files directly.
-#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
-
 use super::*;
 use crate::runtime::{PruneRule, REGISTRY};
 

@@ -193,6 +193,7 @@ impl<'a> Txn<'a> {
             to_before: None,
             record: Record {
                 from_was: None,
+                to_was: None,
                 schema: record::SCHEMA,
                 from,
                 to: opts.to,

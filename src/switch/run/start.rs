@@ -49,14 +49,17 @@ impl Txn<'_> {
     }
 
     /// Records the old unit's state in the switch record (`from_was`), before the first thing
-    /// that may change it (an installer, the new unit's start): a convergence after a kill gives
-    /// it back, and a record without it says no unit was touched yet.
+    /// that may change it (an installer, the new unit's start), and the new unit's once it has
+    /// been read (`to_was`, right before its start): a convergence after a kill gives both back,
+    /// and a record without `from_was` says no unit was touched yet.
     pub(super) fn record_old(&mut self) -> Result<()> {
+        let was = |s: &Sample| super::record::Was {
+            running: s.is_running(),
+            enabled: s.is_enabled(),
+        };
         if let Some(old) = &self.from_before {
-            self.record.from_was = Some(super::record::Was {
-                running: old.is_running(),
-                enabled: old.is_enabled(),
-            });
+            self.record.from_was = Some(was(old));
+            self.record.to_was = self.to_before.as_ref().map(was);
             record::write(self.t.fs, &self.record)?;
         }
         Ok(())

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::reliability_support::{self as rs, Tree};
 
-use super::ops::RUNTIMES;
+use super::ops::{Op, RUNTIMES, UnitFault};
 
 /// The fixed clock's start; every step moves it on by ten minutes.
 pub const EPOCH: u64 = 1_767_225_600;
@@ -371,6 +371,55 @@ pub fn copy_all(from: &Path, to: &Path) {
             std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), &dest).unwrap();
         } else if ft.is_file() {
             std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
+}
+
+impl Dev {
+    /// What happens before an operation's runs: a reboot, a unit's fault (`active` is the
+    /// runtime whose unit refuses to stop).
+    pub(super) fn before_op(&self, op: &Op, active: Option<&str>) {
+        match op {
+            Op::Boot => self.reboot(),
+            Op::Switch { to, fault } => {
+                let unit = unit_of(RUNTIMES[*to]);
+                match fault {
+                    UnitFault::Ok | UnitFault::OldRefusesStop => {}
+                    UnitFault::Dies => self.put_unit(&unit, "on-start", "dies"),
+                    UnitFault::Fails => self.put_unit(&unit, "on-start", "fail"),
+                    UnitFault::CrashLoop => self.put_unit(&unit, "on-start", "crashloop"),
+                    UnitFault::OkAfterOne | UnitFault::RestartFails => {
+                        let starts: u32 =
+                            std::fs::read_to_string(self.units.join(format!("{unit}.starts")))
+                                .ok()
+                                .and_then(|s| s.trim().parse().ok())
+                                .unwrap_or(0);
+                        let how = if *fault == UnitFault::OkAfterOne {
+                            "ok-after"
+                        } else {
+                            "fail-after"
+                        };
+                        self.put_unit(&unit, "on-start", &format!("{how}:{}", starts + 1))
+                    }
+                }
+                if *fault == UnitFault::OldRefusesStop
+                    && let Some(old) = active
+                {
+                    self.put_unit(&unit_of(old), "on-stop", "refuse");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The fault was transient: the unit's binary is fixed after the step.
+    pub(super) fn after_op(&self, op: &Op) {
+        if let Op::Switch { .. } = op {
+            for rt in RUNTIMES {
+                let u = unit_of(rt);
+                self.clear_unit(&u, "on-start");
+                self.clear_unit(&u, "on-stop");
+            }
         }
     }
 }

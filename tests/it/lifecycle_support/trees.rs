@@ -5,6 +5,33 @@ use std::collections::BTreeSet;
 
 use crate::reliability_support::{Node, Tree};
 
+/// The device's config.json, whose new keys [`new_keys_in_any_order`] compares in any order.
+pub(super) const CONFIG_JSON: &str = "root/config/config.json";
+
+/// Rewrites the JSON object at `path` in `t` so that the top-level keys it had in `before` come
+/// first, in the order `t` has them, and the keys `before` did not have follow, sorted: two
+/// trees then compare equal when they differ only in the order their new keys were added.
+/// A file that is not a JSON object is left as it is.
+pub(super) fn new_keys_in_any_order(t: &mut Tree, before: &Tree, path: &str) {
+    let object = |tree: &Tree| match tree.get(path) {
+        Some(Node::File(bytes, _)) => {
+            serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(bytes).ok()
+        }
+        _ => None,
+    };
+    let old: BTreeSet<String> = object(before)
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    let Some(map) = object(t) else { return };
+    let (kept, mut added): (Vec<_>, Vec<_>) = map.into_iter().partition(|(k, _)| old.contains(k));
+    added.sort_by(|a, b| a.0.cmp(&b.0));
+    let ordered: serde_json::Map<String, serde_json::Value> =
+        kept.into_iter().chain(added).collect();
+    if let Some(Node::File(bytes, _)) = t.get_mut(path) {
+        *bytes = serde_json::to_vec_pretty(&ordered).unwrap();
+    }
+}
+
 pub(super) fn visible(t: &Tree) -> Tree {
     t.iter()
         .filter(|(k, v)| {
