@@ -555,10 +555,22 @@ fn the_presync_hook_runs_osctl_presync_for_the_runtime_it_is_named_after() {
         let p = tmp.path().join(name);
         std::fs::copy(&hook, &p).unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-        Command::new(&p)
-            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
-            .output()
-            .unwrap()
+        // A fork on another test thread while the copy's file was open for writing inherits
+        // that descriptor until its exec, and the kernel refuses to exec a file open for
+        // writing (ETXTBSY): try again once that child has exec'd.
+        let mut tries = 0;
+        loop {
+            match Command::new(&p)
+                .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+                .output()
+            {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                other => break other.unwrap(),
+            }
+        }
     };
     // Every registered runtime (the test-only seventh too, under `--features test-runtime`).
     for rt in osctl::runtime::NAMES {
