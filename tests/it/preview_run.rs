@@ -14,8 +14,9 @@
 //!   seventh): the sample device is first switched to each runtime (for real, fake systemd),
 //!   then from there to each other runtime, previewed and run.
 //!
-//! Backups keep their content but not their nanoseconds (`<file>.bak-N`); file and folder modes
-//! count. Secrets are masked in a preview, so a masked line stands for the real line with the same
+//! Backups count by name too: the clock is fixed (`OSCTL_TEST_NOW`, as `SOURCE_DATE_EPOCH` fixes
+//! it in a release build), so a preview must name the very `<file>.bak-<nanoseconds>` its run
+//! writes; file and folder modes count. Secrets are masked in a preview, so a masked line stands for the real line with the same
 //! text around each mask (3 and 4 characters are kept of a long secret): the check then tells
 //! every line apart but for those characters. (A `--json` plan carrying a hash of each unmasked
 //! file would prove the hidden bytes too, but a hash of a file whose other lines are known is a

@@ -25,6 +25,7 @@ pub(super) fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
         runtime: device.chosen(args.runtime)?,
         metadata_url: args.metadata_url.clone(),
         preview: ctx.previewing(),
+        show_files: ctx.previewing() && !ctx.check,
         lock_timeout: ctx.lock_timeout,
     };
     let fetched = sync::fetch(&ctx.fs, &device, &http, &opts, &ctx.out)?;
@@ -97,11 +98,18 @@ fn say(ctx: &Ctx, report: &SyncReport, preview: bool) {
     let would = if preview { "would " } else { "" };
     for r in &report.skills {
         let v = r.version.as_deref().unwrap_or("-");
+        let files = match r.files {
+            Some(1) => ", 1 file".to_string(),
+            Some(n) => format!(", {n} files"),
+            None => String::new(),
+        };
         match (r.action, &r.error) {
             (_, Some(e)) => ctx.out.warn(&format!("{}: {}", r.name, e.message)),
-            ("install", _) => ctx.out.status(&format!("{would}install {} ({v})", r.name)),
+            ("install", _) => ctx
+                .out
+                .status(&format!("{would}install {} ({v}{files})", r.name)),
             ("update", _) => ctx.out.status(&format!(
-                "{would}update {} ({} -> {v})",
+                "{would}update {} ({} -> {v}{files})",
                 r.name,
                 r.previous.as_deref().unwrap_or("-")
             )),

@@ -1,6 +1,8 @@
 //! One skill's download in phase one of a sync: fetched in memory (capped), checked against the
 //! version's sha256 before the zip is opened, unpacked refusing unsafe entries, the package check
-//! (no secrets), the skill's own `skill.json`, and staged in the runtime's private folder.
+//! (no secrets), the skill's own `skill.json`, and staged in the runtime's private folder. A
+//! `--dry-run` makes the same download and checks and keeps the files in memory
+//! ([`Download::Previewed`]), so its preview shows what the run would install, file by file.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -19,13 +21,22 @@ pub(crate) const MAX_ZIP_BYTES: u64 = 100 * 1024 * 1024;
 
 /// What phase one made of a pending skill.
 pub(super) enum Download {
-    /// A preview: nothing downloaded.
-    Previewed,
+    /// A preview: `--check` downloads nothing (`None`); `--dry-run` downloads and checks the
+    /// skill as the run does and keeps what it unpacked, to show it.
+    Previewed(Option<Vec<archive::Entry>>),
     Failed(Problem),
     /// Its own skill.json rules the device out.
     Refused(String),
-    /// Verified and staged; the FolderHash of what was unpacked.
-    Staged(String),
+    /// Verified and staged.
+    Staged(Staged),
+}
+
+/// A skill in staging.
+pub(super) struct Staged {
+    /// The FolderHash of what was unpacked.
+    pub hash: String,
+    /// How many files it holds.
+    pub files: usize,
 }
 
 /// Downloads one skill, runs every check on it, and stages its folder.
@@ -37,16 +48,10 @@ pub(super) fn download(
     caps: &[String],
     p: &Pending,
 ) -> Download {
-    let entries = match download_checked(http, out, cdn, p) {
+    let entries = match checked(http, out, cdn, caps, p) {
         Ok(entries) => entries,
-        Err(problem) => return Download::Failed(problem),
+        Err(outcome) => return outcome,
     };
-    let refusal = archive::skill_json(&entries)
-        .and_then(|b| serde_json::from_slice::<SkillJson>(b).ok())
-        .and_then(|j| j.refuses(caps));
-    if let Some(reason) = refusal {
-        return Download::Refused(reason);
-    }
     if let Err(e) = st.stage(&p.name, &entries) {
         st.discard(&p.name);
         return Download::Failed(Problem::new(
@@ -54,7 +59,48 @@ pub(super) fn download(
             format!("cannot stage {} in {}: {e}", p.name, st.dev),
         ));
     }
-    Download::Staged(tree_hash(&as_tree(&entries)))
+    Download::Staged(Staged {
+        hash: tree_hash(&as_tree(&entries)),
+        files: file_count(&entries),
+    })
+}
+
+/// A `--dry-run`'s download: the same download and checks as [`download`], kept in memory.
+pub(super) fn preview(
+    http: &Http,
+    out: &Printer,
+    cdn: &str,
+    caps: &[String],
+    p: &Pending,
+) -> Download {
+    match checked(http, out, cdn, caps, p) {
+        Ok(entries) => Download::Previewed(Some(entries)),
+        Err(outcome) => outcome,
+    }
+}
+
+/// The files of an unpacked skill (its folders not counted).
+pub(super) fn file_count(entries: &[archive::Entry]) -> usize {
+    entries.iter().filter(|e| e.content.is_some()).count()
+}
+
+/// The download and every check, up to the skill's own `skill.json`: the entries, or what
+/// became of the skill instead (failed, refused).
+fn checked(
+    http: &Http,
+    out: &Printer,
+    cdn: &str,
+    caps: &[String],
+    p: &Pending,
+) -> Result<Vec<archive::Entry>, Download> {
+    let entries = download_checked(http, out, cdn, p).map_err(Download::Failed)?;
+    let refusal = archive::skill_json(&entries)
+        .and_then(|b| serde_json::from_slice::<SkillJson>(b).ok())
+        .and_then(|j| j.refuses(caps));
+    match refusal {
+        Some(reason) => Err(Download::Refused(reason)),
+        None => Ok(entries),
+    }
 }
 
 /// The download itself (in memory, at most [`MAX_ZIP_BYTES`]: written to disk it would cost a

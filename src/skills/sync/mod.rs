@@ -26,9 +26,11 @@
 //! 5. The update prompt lists the skills whose FolderHash changed (a folder that did not exist
 //!    counts as changed, as upstream); it is `None` when nothing changed.
 //!
-//! The swaps in step 4 are the only device changes made outside the plan; with `--dry-run` or
-//! `--check` ([`SyncOptions::preview`]) the pass downloads no zip and changes nothing, and the
-//! plan shows the state file as it would be recorded.
+//! The swaps in step 4 are the only device changes made outside the plan. A preview changes
+//! nothing ([`SyncOptions::preview`]): `--dry-run` downloads and checks each pending skill as
+//! the run does, in memory, and its plan shows each skill's files as the swap would leave them
+//! (`preview.rs`) and the state file as the run records it, the same bytes (preview = run);
+//! `--check` downloads no zip.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -52,6 +54,7 @@ use super::state::{RuntimeState, SkillRecord, SkillsState};
 use super::{Problem, prompt, prune};
 
 mod download;
+mod preview;
 use download::{Download, download};
 
 /// Most bytes the metadata document may have.
@@ -61,8 +64,11 @@ pub(crate) struct SyncOptions {
     pub runtime: RuntimeId,
     /// `--metadata-url`; else bootstrap.json `metadata_url`.
     pub metadata_url: Option<String>,
-    /// `--dry-run` / `--check`: download no zip, change nothing.
+    /// `--dry-run` / `--check`: change nothing.
     pub preview: bool,
+    /// `--dry-run` (not `--check`): download and check each pending skill in memory, so the
+    /// preview shows its files as the run would install them.
+    pub show_files: bool,
     /// How long to wait for another sync of the same runtime (`--lock-timeout`).
     pub lock_timeout: Duration,
 }
@@ -79,6 +85,9 @@ pub(crate) struct SkillReport {
     pub previous: Option<String>,
     /// Its content changed (FolderHash), so the agent is told.
     pub changed: bool,
+    /// How many files the downloaded version holds (not known to a `--check`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,6 +102,7 @@ impl SkillReport {
             version: None,
             previous: None,
             changed: false,
+            files: None,
             reason: None,
             error: None,
         }
@@ -226,10 +236,14 @@ pub(crate) fn fetch(
     let mut downloads = Vec::new();
     let mut staging = None;
     if opts.preview {
-        downloads = pending
-            .into_iter()
-            .map(|p| (p, Download::Previewed))
-            .collect();
+        for p in pending {
+            let outcome = if opts.show_files {
+                download::preview(http, out, &cdn, &caps, &p)
+            } else {
+                Download::Previewed(None)
+            };
+            downloads.push((p, outcome));
+        }
     } else if pending.is_empty() {
         Staging::sweep(fs, &skills_dir, opts.runtime)?;
     } else {
@@ -304,13 +318,24 @@ pub(crate) fn land(
         }
         let mut report = report_pending(&p);
         match outcome {
-            Download::Previewed => {
-                report.changed = true;
+            Download::Previewed(entries) => {
+                let hash = match &entries {
+                    Some(entries) => {
+                        let shown = preview::plan_skill(fs, &mut draft, &skills_dir, &p, entries)?;
+                        report.changed = changed(shown.before.as_deref(), &p, &shown.hash);
+                        report.files = Some(shown.files);
+                        Some(shown.hash)
+                    }
+                    None => {
+                        report.changed = true;
+                        None
+                    }
+                };
                 rstate.skills.insert(
                     p.name.clone(),
                     SkillRecord {
                         version: p.wanted.version.clone(),
-                        hash: None,
+                        hash,
                         installed: true,
                     },
                 );
@@ -333,7 +358,10 @@ pub(crate) fn land(
                 );
                 reports.push(report);
             }
-            Download::Staged(hash) => staged.push((p, report, hash)),
+            Download::Staged(st) => {
+                report.files = Some(st.files);
+                staged.push((p, report, st.hash))
+            }
         }
     }
     for (name, p) in pending {
@@ -490,9 +518,7 @@ fn swap(
             continue;
         }
         let old_hash = folder_hash(&st.target_path(&p.name));
-        let recorded = p.previous.as_ref().and_then(|r| r.hash.clone());
-        report.changed =
-            old_hash.as_deref() != Some(hash.as_str()) || recorded.is_some_and(|h| h != hash);
+        report.changed = changed(old_hash.as_deref(), &p, &hash);
         ready.push((p, report, hash));
     }
     let mut swapped = Vec::new();
@@ -517,6 +543,14 @@ fn swap(
         reports.push(report);
     }
     Ok(swapped)
+}
+
+/// Whether installing a skill whose new FolderHash is `hash` changes it, so the agent is told:
+/// its folder held something else (`installed`: its FolderHash now; `None` when absent), or the
+/// state file recorded another hash.
+fn changed(installed: Option<&str>, p: &Pending, hash: &str) -> bool {
+    let recorded = p.previous.as_ref().and_then(|r| r.hash.as_deref());
+    installed != Some(hash) || recorded.is_some_and(|h| h != hash)
 }
 
 fn report_pending(p: &Pending) -> SkillReport {

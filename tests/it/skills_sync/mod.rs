@@ -567,6 +567,9 @@ fn osctl_json5(text: &str) -> serde_json::Value {
         .value()
 }
 
+/// A `--dry-run` downloads and checks what it shows (`preview.rs`: its diff is the run's
+/// change); `--check` only answers whether anything is pending, and downloads no zip. Neither
+/// changes the device.
 #[test]
 fn dry_run_and_check_change_nothing() {
     let mut cdn = Cdn::new(false);
@@ -576,13 +579,17 @@ fn dry_run_and_check_change_nothing() {
     let out = dev.osctl(&["skills", "sync", "--dry-run"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("would install audio"),
+        stderr(&out).contains("would install audio (") && stderr(&out).contains(", 2 files)"),
         "{}",
         stderr(&out)
     );
-    assert!(cdn.zip_requests().is_empty(), "a preview downloads no zip");
+    assert!(
+        !cdn.zip_requests().is_empty(),
+        "a dry run downloads what it shows"
+    );
     let out = dev.osctl(&["skills", "sync", "--check"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(cdn.zip_requests().is_empty(), "a check downloads no zip");
     let mut after = dev.snapshot("");
     after.remove("var/lib/osctl/lock");
     after.remove("var/lib/osctl");
@@ -754,3 +761,4 @@ fn a_failing_notify_command_is_reported_after_the_skills_are_recorded() {
 
 // The hostile CDN and the broken device, each a regression once.
 mod hostile;
+mod preview_run;

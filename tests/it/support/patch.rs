@@ -337,9 +337,10 @@ pub enum Node {
     Dir { mode: u32 },
 }
 
-/// Every path under `root` with what it holds, backups named `<file>.bak-N` (their nanoseconds
-/// differ between two runs by design), osctl's own bookkeeping (the lock file and the empty
-/// state folders that hold it) left out.
+/// Every path under `root` with what it holds, osctl's own bookkeeping (the lock file and the
+/// empty state folders that hold it) left out. Backups keep their names: under a fixed clock
+/// (`OSCTL_TEST_NOW`, as `SOURCE_DATE_EPOCH` in a release build) a preview names exactly the
+/// backups its run writes.
 pub fn tree(root: &Path) -> BTreeMap<String, Node> {
     let mut out = BTreeMap::new();
     for entry in walkdir::WalkDir::new(root).min_depth(1).sort_by_file_name() {
@@ -370,7 +371,7 @@ pub fn tree(root: &Path) -> BTreeMap<String, Node> {
                 mode,
             }
         };
-        out.insert(backup_name(&rel), node);
+        out.insert(rel, node);
     }
     // State folders that hold nothing but the lock are bookkeeping too.
     for dir in ["var/lib/osctl/journal", "var/lib/osctl", "var/lib", "var"] {
@@ -380,17 +381,6 @@ pub fn tree(root: &Path) -> BTreeMap<String, Node> {
         }
     }
     out
-}
-
-/// `SOUL.md.bak-1767225600000000003` → `SOUL.md.bak-N`.
-fn backup_name(rel: &str) -> String {
-    if let Some((head, digits)) = rel.rsplit_once(".bak-")
-        && !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-    {
-        return format!("{head}.bak-N");
-    }
-    rel.to_string()
 }
 
 /// Differences between the tree a replayed preview left (`shown`, masked lines allowed) and the
