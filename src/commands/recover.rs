@@ -12,31 +12,18 @@ use std::fmt;
 use super::{Ctx, recovered_lines};
 use crate::apply::journal;
 use crate::apply::lock::DeviceLock;
+use crate::device::config::DeviceConfig;
 use crate::error::{Error, Exit, Result};
+use crate::plan::{Draft, render};
 use crate::switch::{converge, record};
 
 pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
-    let pending = journal::pending(&ctx.fs)?;
     let interrupted_switch = match record::read(&ctx.fs)? {
         Some(r) if !crate::apply::lock::held(&ctx.fs)? => Some(r),
         _ => None,
     };
     if ctx.previewing() {
-        let anything = !pending.is_empty() || interrupted_switch.is_some();
-        ctx.out.render(&Preview {
-            pending: anything,
-            journals: &pending,
-            interrupted_switch: interrupted_switch.as_ref(),
-        })?;
-        if !anything {
-            ctx.out.status("nothing to do");
-            return Ok(Exit::Success);
-        }
-        return Ok(if ctx.check {
-            Exit::Pending
-        } else {
-            Exit::Success
-        });
+        return preview(ctx, interrupted_switch.as_ref());
     }
     let _lock = DeviceLock::acquire_as(&ctx.fs, ctx.lock_timeout, &ctx.holder(), false)?;
     let recovered = journal::recover_all(&ctx.fs, &ctx.services)?;
@@ -98,13 +85,60 @@ pub(super) fn run(ctx: &Ctx) -> Result<Exit> {
     Ok(Exit::Success)
 }
 
+/// `osctl recover --dry-run` / `--check`: the recovery planned from the decisions the run acts
+/// on (`apply::journal::preview`), shown as one line per journal and as the diff of every path
+/// it would put back (the journal's removal included), so the preview is the run's change.
+fn preview(ctx: &Ctx, interrupted_switch: Option<&record::Record>) -> Result<Exit> {
+    let mut draft = Draft::new(&ctx.fs);
+    let journals = journal::preview(&ctx.fs, &mut draft)?;
+    let offline = ctx.services.is_offline();
+    if interrupted_switch.is_some() && !offline {
+        // The convergence removes the record once its service actions have run (one that
+        // fails keeps it, for the next run to retry: a preview cannot foresee that).
+        draft.remove(
+            &record::path(),
+            "recover: the interrupted switch is brought in line",
+        )?;
+    }
+    // config.json holds secrets whose names do not say so (bluebubbles_caller_context): read
+    // it as it is and as it would be put back, which registers them with the redactor before
+    // anything is shown. A config.json that does not parse (an interrupted write) is left to
+    // the key-name rules.
+    let config = ctx.env.config_json();
+    let _ = DeviceConfig::load_optional(&ctx.fs, &config);
+    let _ = DeviceConfig::planned(&draft, &config);
+    let plan = draft.finish();
+    let anything = !journals.is_empty() || interrupted_switch.is_some();
+    ctx.out.render(&Preview {
+        pending: anything,
+        journals: &journals,
+        interrupted_switch,
+        offline,
+        plan: render::json(&plan),
+    })?;
+    if !anything {
+        ctx.out.status("nothing to do");
+        return Ok(Exit::Success);
+    }
+    ctx.preview(&plan);
+    Ok(if ctx.check {
+        Exit::Pending
+    } else {
+        Exit::Success
+    })
+}
+
 /// What `osctl recover --dry-run` reports: what a run would restore (the `--json` fields), and
 /// in text one line per journal and for the interrupted switch.
 #[derive(serde::Serialize)]
 struct Preview<'a> {
     pending: bool,
-    journals: &'a [journal::Pending],
+    journals: &'a [journal::Planned],
     interrupted_switch: Option<&'a record::Record>,
+    /// No systemd under this root: an interrupted switch's record stays until one is.
+    #[serde(skip)]
+    offline: bool,
+    plan: serde_json::Value,
 }
 
 impl fmt::Display for Preview<'_> {
@@ -112,20 +146,46 @@ impl fmt::Display for Preview<'_> {
         for p in self.journals {
             match &p.refused {
                 Some(why) => writeln!(f, "would refuse {}: {why}", p.path)?,
+                None if p.finished => writeln!(f, "would remove the finished journal {}", p.path)?,
                 None if p.rolls_forward => writeln!(
                     f,
                     "would keep the files of {} and finish its service actions (interrupted run: {})",
                     p.path, p.command
                 )?,
-                None => writeln!(
-                    f,
-                    "would restore {} path(s) from {} (interrupted run: {})",
-                    p.paths, p.path, p.command
-                )?,
+                None => {
+                    let paths: Vec<String> = p.restores.iter().map(|d| d.to_string()).collect();
+                    writeln!(
+                        f,
+                        "would restore {} path(s) from {} (interrupted run: {}){}{}",
+                        p.restores.len(),
+                        p.path,
+                        p.command,
+                        if paths.is_empty() { "" } else { ": " },
+                        paths.join(", ")
+                    )?;
+                    for l in &p.left {
+                        writeln!(f, "would leave {l}")?;
+                    }
+                    if let Some(kept) = &p.kept {
+                        writeln!(
+                            f,
+                            "would move the journal to {kept} (its originals and manifest.json)"
+                        )?;
+                    }
+                }
+            }
+            for a in &p.actions {
+                writeln!(f, "would run {a}")?;
             }
         }
         if let Some(r) = self.interrupted_switch {
-            if converge::untouched(r) {
+            if self.offline {
+                writeln!(
+                    f,
+                    "would keep the record of the interrupted switch from {} to {}: there is no systemd under this root to bring the services in line",
+                    r.from, r.to
+                )?;
+            } else if converge::untouched(r) {
                 writeln!(
                     f,
                     "would drop the record of a switch from {} to {} stopped before it touched a unit; the services stay as they are",

@@ -412,6 +412,15 @@ impl<'a> Draft<'a> {
         )
     }
 
+    /// Plans a folder with exactly `mode` (a folder put back as it was: recovery's preview). A
+    /// folder already there is left as it is.
+    pub fn mkdir_mode(&mut self, path: &DevPath, mode: u32, reason: &str) -> Result<bool> {
+        if self.is_dir(path)? {
+            return Ok(false);
+        }
+        self.record(path, FileState::Dir { mode }, reason, false)
+    }
+
     /// Plans `path` to be a symbolic link to `target` (systemd's `[Install]` links: `osctl
     /// setup` enables its units in an offline image as `systemctl enable` would). A file or a
     /// link to elsewhere at `path` is replaced; a folder there is refused.

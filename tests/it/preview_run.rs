@@ -22,8 +22,8 @@
 //! file would prove the hidden bytes too, but a hash of a file whose other lines are known is a
 //! dictionary attack on a weak password; osctl prints none.) A case run with an injected fault
 //! (`OSCTL_FAULT`) is skipped: the fault fails the real run on purpose, which no preview can
-//! foresee. `osctl recover` is skipped too: its preview names the journals it would restore
-//! rather than showing their diff.
+//! foresee. `osctl recover` is covered like the others: its preview is planned from the decisions
+//! its run acts on, so its diff puts back what the run puts back.
 
 use crate::support::golden_tree;
 use crate::support::patch;
@@ -358,12 +358,6 @@ fn every_mutating_golden_case_previews_what_it_does() {
             );
             continue;
         };
-        if command == "recover" {
-            // Its preview lists the journals it would restore, not a diff: restoring is the
-            // journal's own work (apply/), which has no plan to render yet.
-            skipped.push(format!("{} (recover shows no diff)", case.name));
-            continue;
-        }
         if case.env.iter().any(|(k, _)| k == "OSCTL_FAULT") {
             skipped.push(format!("{} (an injected fault)", case.name));
             continue;

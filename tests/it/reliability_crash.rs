@@ -533,6 +533,7 @@ fn every_mutating_command_survives_kills_and_converges() {
     let mut torn_found = 0usize;
     let mut temporaries_found = 0usize;
     let mut committed_found = 0usize;
+    let mut recover_checks = 0usize;
     let mut failures = Vec::new();
     for i in 0..kills {
         let k = i % scenarios.len();
@@ -564,6 +565,13 @@ fn every_mutating_command_survives_kills_and_converges() {
                 "kill {i} ({}, {how}): not wholly old or new after the kill: {bad:?}",
                 s.name
             ));
+        }
+        if restorable_journal(&run.root) || run.root.join("var/lib/osctl/switch.json").exists() {
+            recover_checks += 1;
+            let units = s.fake_systemd.then_some(run.units.as_path());
+            if let Err(e) = recover_previews_what_it_does(&run.root, units, sandbox.path()) {
+                failures.push(format!("kill {i} ({}, {how}): {e}", s.name));
+            }
         }
         let done_already = after_kill == r.once
             && !restorable_journal(&run.root)
@@ -651,6 +659,7 @@ fn every_mutating_command_survives_kills_and_converges() {
             ("pending_temporaries", temporaries_found.to_string()),
             ("committed_before_markers", committed_found.to_string()),
             ("converged_reruns", format!("{converged}/{kills}")),
+            ("recover_preview_equals_run", recover_checks.to_string()),
             ("seconds", format!("{:.1}", started.elapsed().as_secs_f64())),
             ("seed", seed.to_string()),
         ],
@@ -665,6 +674,88 @@ fn every_mutating_command_survives_kills_and_converges() {
         interrupted >= kills / 2,
         "too few kills landed inside a run ({interrupted} of {kills}): the suite proves little"
     );
+}
+
+/// Preview = run for `osctl recover` on the state a kill left: `-v --dry-run recover` changes
+/// nothing, and its diff replayed on a copy gives the tree a real `recover` leaves on another
+/// copy (`support/patch.rs`). With `units` (the fake systemd's state), each run talks to its own
+/// copy of it, so an interrupted switch is converged; without, there is no systemd under the
+/// root and its record stays. The copies are removed; `root` is left as the kill left it.
+fn recover_previews_what_it_does(
+    root: &Path,
+    units: Option<&Path>,
+    sandbox: &Path,
+) -> Result<(), String> {
+    use crate::support::patch;
+    let work = tempfile::tempdir_in(sandbox).unwrap();
+    let cp = |from: &Path, to: &Path| {
+        let out = Command::new("cp")
+            .arg("-a")
+            .arg(from)
+            .arg(to)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+    };
+    let [replay, real] = ["replay", "real"].map(|n| work.path().join(n));
+    for copy in [&replay, &real] {
+        cp(root, copy);
+    }
+    let n = std::cell::Cell::new(0);
+    let osctl = |at: &Path, args: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_osctl"));
+        cmd.arg("--root")
+            .arg(at)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .env_remove("OSCTL_FAULT");
+        if let Some(units) = units {
+            n.set(n.get() + 1);
+            let state = work.path().join(format!("units-{}", n.get()));
+            cp(units, &state);
+            cmd.env("OSCTL_SYSTEMCTL", fake_systemctl())
+                .env("FAKE_SYSTEMCTL_DIR", &state)
+                .env("FAKE_SYSTEMCTL_ROOT", at);
+        }
+        cmd.output().unwrap()
+    };
+    let before = patch::tree(root);
+    let preview = osctl(root, &["-v", "--dry-run", "recover"]);
+    if patch::tree(root) != before {
+        return Err(format!(
+            "recover --dry-run changed the device: {}",
+            text(&preview)
+        ));
+    }
+    let diff = String::from_utf8_lossy(&preview.stdout).into_owned();
+    patch::apply(&replay, &diff)
+        .map_err(|e| format!("recover's preview does not replay: {e}\n{diff}"))?;
+    let run = osctl(&real, &["recover"]);
+    if run.status.code() != Some(0) || preview.status.code() != Some(0) {
+        return Err(format!(
+            "recover exits {:?}, its preview {:?}: {}\n{}",
+            run.status.code(),
+            preview.status.code(),
+            text(&run),
+            text(&preview)
+        ));
+    }
+    let state = replay.join("var/lib/osctl");
+    if state.is_dir() {
+        std::fs::set_permissions(&state, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+            .unwrap();
+    }
+    let problems = patch::differences(&patch::tree(&replay), &patch::tree(&real));
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "recover's preview shows another change than it makes:\n  {}\n--- preview: {}{diff}\n--- run: {}",
+            problems.join("\n  "),
+            text(&preview),
+            text(&run)
+        ))
+    }
 }
 
 /// The check behind "any note left is stale" can fail: a note naming this (live) test process is

@@ -34,7 +34,8 @@
 //! **Parts.** This file owns the on-disk format (the manifest, its entries, the fingerprints of
 //! intended states) and where journals live; `write` makes and finishes a journal, `restore`
 //! puts its originals back, `validate` finds journals on disk and refuses planted or tampered
-//! ones, and `recover` lists and finishes the journals of runs that did not finish.
+//! ones, and `recover` lists and finishes the journals of runs that did not finish, and `preview` plans that
+//! recovery for `osctl recover --dry-run` from the same decisions.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -47,11 +48,13 @@ use crate::error::Error;
 use crate::path::DevPath;
 use crate::plan::{FileChange, FileState};
 
+mod preview;
 mod recover;
 mod restore;
 mod validate;
 mod write;
 
+pub(crate) use preview::{Planned, preview};
 pub(crate) use recover::Recovered;
 pub(crate) use recover::{any, pending, recover_all, run_actions};
 pub(crate) use restore::Outcome;

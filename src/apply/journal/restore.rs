@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -156,6 +156,146 @@ fn fingerprint_now(path: &DevPath, host: &Path) -> std::io::Result<Option<String
     Ok(Some(fingerprint(&state)))
 }
 
+/// What restoring one entry will do, decided from what its path holds now ([`decide`]); the
+/// run acts on it ([`act`]), a preview plans it (`preview.rs`). One decision for both is what
+/// makes the preview name exactly the paths the run puts back.
+pub(super) enum Decision {
+    /// The path holds its original already (or the run never got to it).
+    Nothing,
+    /// Left as it is: it holds neither the original nor what the run wrote.
+    Left(String),
+    /// Put back.
+    Back(Act),
+}
+
+/// How an original is put back.
+pub(super) enum Act {
+    /// Nothing was there: remove what the run made (a folder only while it is empty).
+    Remove,
+    /// A file, written over whatever is there (a folder there is removed first).
+    File {
+        saved: Vec<u8>,
+        mode: u32,
+        uid: u32,
+        gid: u32,
+    },
+    /// A link, made after whatever is there is removed.
+    Symlink { target: String },
+    /// A folder, made after whatever is there is removed.
+    Dir { mode: u32 },
+    /// A removed folder, moved back from the journal (`saved`) once the path is cleared.
+    Tree {
+        saved: std::path::PathBuf,
+        clear: Clear,
+    },
+}
+
+/// What a [`Act::Tree`] clears at its path first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Clear {
+    /// Nothing is there.
+    Nothing,
+    /// The empty folder the run recreated.
+    EmptyDir,
+    /// Whatever is there (a schema-1 journal).
+    Any,
+}
+
+/// Decides how to put one original back: only where the path still holds what the run wrote
+/// (or, for a schema-1 journal, whatever it holds). `empty` answers whether a folder at the
+/// path holds nothing (by then: a preview counts what it has already planned to remove).
+/// Changes nothing.
+pub(super) fn decide(
+    dir: &Path,
+    originals: &mut Option<File>,
+    path: &DevPath,
+    host: &Path,
+    entry: &Entry,
+    legacy: bool,
+    empty: &dyn Fn() -> bool,
+) -> std::io::Result<Decision> {
+    let current = std::fs::symlink_metadata(host).ok();
+    let now = fingerprint_now(path, host)?;
+    let ours = legacy || now.as_ref().is_some_and(|n| entry.intended.contains(n));
+    let changed = || {
+        Decision::Left(if entry.intended.is_empty() {
+            "changed by something else while its run was interrupted".to_string()
+        } else {
+            "changed by something else after the interrupted run wrote it".to_string()
+        })
+    };
+    let back = |act| Ok(Decision::Back(act));
+    match &entry.original {
+        Original::Absent { dir: is_dir } => match current {
+            None => Ok(Decision::Nothing),
+            // Something else put files there meanwhile: leave them, nothing of ours is lost.
+            Some(m) if m.is_dir() && (*is_dir || ours) && !empty() => Ok(Decision::Nothing),
+            Some(m) if m.is_dir() && (*is_dir || ours) => back(Act::Remove),
+            Some(_) if ours => back(Act::Remove),
+            Some(_) => Ok(changed()),
+        },
+        Original::File { mode, uid, gid } => {
+            let saved = saved_bytes(dir, originals, entry)?;
+            let original = fingerprint(&FileState::File {
+                content: saved.clone(),
+                mode: *mode,
+            });
+            if now.as_deref() == Some(original.as_str()) {
+                return Ok(Decision::Nothing);
+            }
+            if !ours {
+                return Ok(changed());
+            }
+            // A set-id bit is never put back: the journal records only what osctl itself
+            // wrote over, and osctl writes no set-id files.
+            back(Act::File {
+                saved,
+                mode: mode & 0o1777,
+                uid: *uid,
+                gid: *gid,
+            })
+        }
+        Original::Symlink { target } => {
+            if let Some(m) = &current
+                && m.file_type().is_symlink()
+                && std::fs::read_link(host).is_ok_and(|t| t == Path::new(target))
+            {
+                return Ok(Decision::Nothing);
+            }
+            if !ours {
+                return Ok(changed());
+            }
+            back(Act::Symlink {
+                target: target.clone(),
+            })
+        }
+        Original::Dir { mode } => match current {
+            Some(m) if m.is_dir() => Ok(Decision::Nothing),
+            _ if !ours => Ok(changed()),
+            _ => back(Act::Dir { mode: *mode }),
+        },
+        Original::Tree => {
+            let saved = dir.join(entry.saved.as_deref().unwrap_or_default());
+            if std::fs::symlink_metadata(&saved).is_err() {
+                // The run never got to remove it: the original is still in place.
+                return Ok(Decision::Nothing);
+            }
+            let clear = match &current {
+                None => Clear::Nothing,
+                Some(_) if legacy => Clear::Any,
+                // Recreated empty by the run (what it wrote inside went back before this).
+                Some(m) if m.is_dir() && empty() => Clear::EmptyDir,
+                Some(_) => {
+                    return Ok(Decision::Left(
+                        "holds new content written after the interrupted run removed it; the removed folder is kept with the journal".into(),
+                    ));
+                }
+            };
+            back(Act::Tree { saved, clear })
+        }
+    }
+}
+
 /// Puts one original back, if the path still holds what the run wrote (or, for a schema-1
 /// journal, whatever it holds).
 fn restore_entry(
@@ -167,111 +307,68 @@ fn restore_entry(
     legacy: bool,
 ) -> std::io::Result<Put> {
     crate::fault::before_restore()?;
-    let host = if entry.follow {
-        fs.host(path)
-    } else {
-        fs.host_nofollow(path)
+    let host = host_of(fs, path, entry)?;
+    if entry.original == Original::Tree {
+        // A copy cut short (by a crash, across filesystems) is not the original: drop it.
+        let saved = dir.join(entry.saved.as_deref().unwrap_or_default());
+        for partial in [partial_path(&saved), partial_path(&host)] {
+            if std::fs::symlink_metadata(&partial).is_ok() {
+                std::fs::remove_dir_all(&partial)?;
+            }
+        }
     }
-    .map_err(|e| std::io::Error::other(e.message.clone()))?;
-    let current = std::fs::symlink_metadata(&host).ok();
-    let now = fingerprint_now(path, &host)?;
-    let ours = legacy || now.as_ref().is_some_and(|n| entry.intended.contains(n));
-    let changed = || {
-        Put::Left(if entry.intended.is_empty() {
-            "changed by something else while its run was interrupted".to_string()
-        } else {
-            "changed by something else after the interrupted run wrote it".to_string()
-        })
+    let act = match decide(dir, originals, path, &host, entry, legacy, &|| {
+        is_empty_dir(&host)
+    })? {
+        Decision::Nothing => return Ok(Put::Nothing),
+        Decision::Left(why) => return Ok(Put::Left(why)),
+        Decision::Back(act) => act,
     };
-    match &entry.original {
-        Original::Absent { dir: is_dir } => match current {
-            None => Ok(Put::Nothing),
-            Some(m) if m.is_dir() && (*is_dir || ours) => match atomic::remove_empty_dir(&host) {
+    let current = std::fs::symlink_metadata(&host).ok();
+    match act {
+        Act::Remove => match current {
+            Some(m) if m.is_dir() => match atomic::remove_empty_dir(&host) {
                 Ok(()) => Ok(Put::Back),
-                // Something else put files there meanwhile: leave them, nothing of ours is lost.
+                // Filled meanwhile: leave it, nothing of ours is lost.
                 Err(e) if e.kind() == std::io::ErrorKind::DirectoryNotEmpty => Ok(Put::Nothing),
                 Err(e) => Err(e),
             },
-            Some(_) if ours => atomic::remove_file(&host).map(|_| Put::Back),
-            Some(_) => Ok(changed()),
+            Some(_) => atomic::remove_file(&host).map(|_| Put::Back),
+            None => Ok(Put::Nothing),
         },
-        Original::File { mode, uid, gid } => {
-            let saved = saved_bytes(dir, originals, entry)?;
-            let original = fingerprint(&FileState::File {
-                content: saved.clone(),
-                mode: *mode,
-            });
-            if now.as_deref() == Some(original.as_str()) {
-                return Ok(Put::Nothing);
-            }
-            if !ours {
-                return Ok(changed());
-            }
+        Act::File {
+            saved,
+            mode,
+            uid,
+            gid,
+        } => {
             if current.as_ref().is_some_and(|m| m.is_dir()) {
                 std::fs::remove_dir_all(&host)?;
             }
-            // A set-id bit is never put back: the journal records only what osctl itself
-            // wrote over, and osctl writes no set-id files.
-            atomic::write_file(&host, &saved, mode & 0o1777)?;
-            let _ = std::os::unix::fs::chown(&host, Some(*uid), Some(*gid));
+            atomic::write_file(&host, &saved, mode)?;
+            let _ = std::os::unix::fs::chown(&host, Some(uid), Some(gid));
             Ok(Put::Back)
         }
-        Original::Symlink { target } => {
-            if let Some(m) = &current
-                && m.file_type().is_symlink()
-                && std::fs::read_link(&host).is_ok_and(|t| t == Path::new(target))
-            {
-                return Ok(Put::Nothing);
-            }
-            if !ours {
-                return Ok(changed());
-            }
+        Act::Symlink { target } => {
             if current.is_some() {
                 remove_any(&host)?;
             }
-            std::os::unix::fs::symlink(target, &host)?;
+            std::os::unix::fs::symlink(&target, &host)?;
             atomic::sync_parent(&host)?;
             Ok(Put::Back)
         }
-        Original::Dir { mode } => match current {
-            Some(m) if m.is_dir() => Ok(Put::Nothing),
-            _ if !ours => Ok(changed()),
-            other => {
-                if other.is_some() {
-                    remove_any(&host)?;
-                }
-                atomic::mkdir(&host, *mode)?;
-                Ok(Put::Back)
+        Act::Dir { mode } => {
+            if current.is_some() {
+                remove_any(&host)?;
             }
-        },
-        Original::Tree => {
-            let saved = dir.join(entry.saved.as_deref().unwrap_or_default());
-            // A copy cut short (by a crash, across filesystems) is not the original: drop it.
-            for partial in [partial_path(&saved), partial_path(&host)] {
-                if std::fs::symlink_metadata(&partial).is_ok() {
-                    std::fs::remove_dir_all(&partial)?;
-                }
-            }
-            if std::fs::symlink_metadata(&saved).is_err() {
-                // The run never got to remove it: the original is still in place.
-                return Ok(Put::Nothing);
-            }
-            match &current {
-                None => {}
-                // Recreated empty by the run (what it wrote inside went back before this).
-                Some(m) if m.is_dir() && (legacy || is_empty_dir(&host)) => {
-                    if legacy {
-                        remove_any(&host)?;
-                    } else {
-                        atomic::remove_empty_dir(&host)?;
-                    }
-                }
-                Some(_) if legacy => remove_any(&host)?,
-                Some(_) => {
-                    return Ok(Put::Left(
-                        "holds new content written after the interrupted run removed it; the removed folder is kept with the journal".into(),
-                    ));
-                }
+            atomic::mkdir(&host, mode)?;
+            Ok(Put::Back)
+        }
+        Act::Tree { saved, clear } => {
+            match clear {
+                Clear::Nothing => {}
+                Clear::EmptyDir => atomic::remove_empty_dir(&host)?,
+                Clear::Any => remove_any(&host)?,
             }
             move_tree(&saved, &host)?;
             Ok(Put::Back)
@@ -279,7 +376,17 @@ fn restore_entry(
     }
 }
 
-fn is_empty_dir(host: &Path) -> bool {
+/// The host path of an entry's path: through a final link only when the run wrote through it.
+pub(super) fn host_of(fs: &RootFs, path: &DevPath, entry: &Entry) -> std::io::Result<PathBuf> {
+    if entry.follow {
+        fs.host(path)
+    } else {
+        fs.host_nofollow(path)
+    }
+    .map_err(|e| std::io::Error::other(e.message.clone()))
+}
+
+pub(super) fn is_empty_dir(host: &Path) -> bool {
     std::fs::read_dir(host).is_ok_and(|mut d| d.next().is_none())
 }
 

@@ -192,19 +192,6 @@ impl Life<'_> {
                 return;
             }
         };
-        // What a skills preview leaves out by design: the content of skills it would download.
-        let skipped: Vec<String> = dry
-            .stderr
-            .lines()
-            .filter_map(|l| {
-                let l = l.trim();
-                l.strip_prefix("would install ")
-                    .or_else(|| l.strip_prefix("would update "))
-                    .and_then(|r| r.split_whitespace().next())
-                    .map(str::to_string)
-            })
-            .collect();
-        const SKILLS_STATE: &str = "var/lib/osctl/skills.json";
         let ignore = |path: &str| -> bool {
             // The lock holder's note is the lock's bookkeeping (a killed holder's stays until the
             // next holder replaces it), not a change a preview shows.
@@ -216,16 +203,7 @@ impl Life<'_> {
             if path == "var/lib/osctl" || path == "var/lib/osctl/lock" {
                 return true;
             }
-            if !skipped.is_empty() && path == SKILLS_STATE {
-                return true; // compared below, without the hashes of what was not downloaded
-            }
-            let parts: Vec<&str> = path.split('/').collect();
-            parts.iter().enumerate().any(|(i, seg)| {
-                skipped.iter().any(|s| s == seg)
-                    && parts[..i]
-                        .iter()
-                        .any(|p| p.contains("skills") || *p == "openclaw-imports")
-            })
+            false
         };
         let mut tree = preview::from_snapshot(before);
         if let Err(e) = p.apply(&mut tree) {
@@ -236,44 +214,9 @@ impl Life<'_> {
             );
             return;
         }
-        let mut diffs = preview::compare(&tree, after, &ignore);
-        if !skipped.is_empty() {
-            let previewed = match tree.get(SKILLS_STATE) {
-                Some(preview::PNode::Text(lines, _)) => {
-                    let text: String = lines.iter().map(preview::Line::text).collect();
-                    serde_json::from_str::<serde_json::Value>(&text).ok()
-                }
-                _ => None,
-            };
-            let mut real = match after.get(SKILLS_STATE) {
-                Some(Node::File(b, _)) => serde_json::from_slice::<serde_json::Value>(b).ok(),
-                _ => None,
-            };
-            // The FolderHash of a skill is known only once its zip is unpacked (in the runtime
-            // this sync is for: the active one).
-            let synced = self.model.active.clone().unwrap_or_default();
-            if let Some(rts) = real.as_mut().and_then(|r| r["runtimes"].as_object_mut()) {
-                for (name, rt) in rts.iter_mut() {
-                    if *name != synced {
-                        continue;
-                    }
-                    if let Some(sk) = rt["skills"].as_object_mut() {
-                        for (name, rec) in sk.iter_mut() {
-                            if skipped.contains(name)
-                                && let Some(o) = rec.as_object_mut()
-                            {
-                                o.remove("hash");
-                            }
-                        }
-                    }
-                }
-            }
-            if previewed != real {
-                diffs.push(format!(
-                    "{SKILLS_STATE}: the preview records {previewed:?}, the run {real:?} (hashes of downloaded skills aside)"
-                ));
-            }
-        }
+        // A skills preview shows every file it would install, and the state file with the
+        // hashes the run records: nothing of it is set aside.
+        let diffs = preview::compare(&tree, after, &ignore);
         if !diffs.is_empty() {
             self.violate(
                 "preview=run",

@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::reliability_support::{self as rs, Node, Rng, Tree};
+use crate::reliability_support::{self as rs, Rng, Tree};
 use crate::skills_support::Cdn;
 use crate::support::registry;
 use device::{Dev, Outcome};

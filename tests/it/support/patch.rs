@@ -337,8 +337,9 @@ pub enum Node {
     Dir { mode: u32 },
 }
 
-/// Every path under `root` with what it holds, osctl's own bookkeeping (the lock file and the
-/// empty state folders that hold it) left out. Backups keep their names: under a fixed clock
+/// Every path under `root` with what it holds, osctl's own bookkeeping (the lock file, the
+/// holder's note a killed run leaves beside it, which the next run to take the lock clears,
+/// and the empty state folders that hold them) left out. Backups keep their names: under a fixed clock
 /// (`OSCTL_TEST_NOW`, as `SOURCE_DATE_EPOCH` in a release build) a preview names exactly the
 /// backups its run writes.
 pub fn tree(root: &Path) -> BTreeMap<String, Node> {
@@ -351,7 +352,10 @@ pub fn tree(root: &Path) -> BTreeMap<String, Node> {
             .unwrap()
             .to_string_lossy()
             .into_owned();
-        if rel == "var/lib/osctl/lock" || entry.file_name() == ".keep" {
+        if rel == "var/lib/osctl/lock"
+            || rel == "var/lib/osctl/lock.holder"
+            || entry.file_name() == ".keep"
+        {
             continue;
         }
         let meta = entry.path().symlink_metadata().unwrap();
