@@ -32,7 +32,7 @@ pub(super) fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
     let _lock = ctx.lock()?;
     let (plan, report) = sync::land(&ctx.fs, &device, fetched, &opts)?;
     say(ctx, &report, opts.preview);
-    let failure = outcome(&report);
+    let failure = outcome(&report, opts.preview);
     let exit = match ctx.finish(&plan, &report) {
         Ok(exit) => exit,
         // The skills swapped in stay; the plan after them (state, prunes, hooks) rolled back.
@@ -56,8 +56,9 @@ pub(super) fn run(ctx: &Ctx, args: &SkillsSyncArgs) -> Result<Exit> {
 }
 
 /// The error of a pass in which something failed: partly applied (exit 5) when something else
-/// landed, else failed with nothing changed (exit 1).
-fn outcome(report: &SyncReport) -> Option<Error> {
+/// landed, else failed with nothing changed (exit 1). A preview (`--dry-run`, which downloads
+/// and checks as the run does) gives the run's exit and says what would land.
+fn outcome(report: &SyncReport, preview: bool) -> Option<Error> {
     if report.not_landed.is_empty() {
         return None;
     }
@@ -66,13 +67,41 @@ fn outcome(report: &SyncReport) -> Option<Error> {
         .iter()
         .map(|n| format!("{} ({})", n.name, n.code))
         .collect();
+    let landed: Vec<String> = if preview {
+        let lands = |action: &str| matches!(action, "install" | "update" | "prune" | "remove");
+        let skills = report
+            .skills
+            .iter()
+            .filter(|r| r.error.is_none() && lands(r.action));
+        let hooks = report
+            .hooks
+            .iter()
+            .filter(|h| h.error.is_none() && lands(h.action));
+        skills
+            .map(|r| r.name.clone())
+            .chain(hooks.map(|h| format!("hook:{}", h.name)))
+            .collect()
+    } else {
+        report.landed.clone()
+    };
+    let (none, partly, what, not) = if preview {
+        (
+            "none would land",
+            "a run would be partly applied",
+            "would land",
+            "would not",
+        )
+    } else {
+        ("none landed", "partly applied", "landed", "did not")
+    };
     let hint = "a skill or hook that did not land keeps its installed version and is retried by the next sync";
-    Some(if report.landed.is_empty() {
+    Some(if landed.is_empty() {
         Error::input(
             "skills_failed",
             format!(
-                "{} skill(s) or hook(s) failed and none landed: {}",
+                "{} skill(s) or hook(s) {} and {none}: {}",
                 failed.len(),
+                if preview { "would fail" } else { "failed" },
                 failed.join(", ")
             ),
         )
@@ -82,14 +111,18 @@ fn outcome(report: &SyncReport) -> Option<Error> {
             PARTLY_APPLIED,
             "skills_partly_applied",
             format!(
-                "partly applied: {} landed ({}); {} did not: {}",
-                report.landed.len(),
-                report.landed.join(", "),
+                "{partly}: {} {what} ({}); {} {not}: {}",
+                landed.len(),
+                landed.join(", "),
                 failed.len(),
                 failed.join(", ")
             ),
         )
-        .hint(format!("what landed is recorded; {hint}"))
+        .hint(if preview {
+            format!("nothing was written; {hint}")
+        } else {
+            format!("what landed is recorded; {hint}")
+        })
     })
 }
 

@@ -322,6 +322,18 @@ fn one_bad_skill_does_not_block_the_others() {
     let old_audio = cdn.versions["audio"].clone();
     cdn.publish_reply("audio", Reply::Status(500), "aaaaaaaaaaaa");
     let dance_v2 = cdn.publish("dance", &[("SKILL.md", b"# Dance v2\n")]);
+    // The preview downloads as the run does, so it foresees the run's exit, and writes nothing.
+    let before = dev.snapshot("root");
+    let out = sync(&dev, &["--dry-run"]);
+    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "a run would be partly applied: 1 would land (dance); 1 would not: audio (http_status)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(dev.snapshot("root"), before);
     let out = sync(&dev, &[]);
     assert_eq!(
         out.status.code(),
