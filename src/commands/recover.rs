@@ -108,7 +108,7 @@ fn preview(ctx: &Ctx, interrupted_switch: Option<&record::Record>) -> Result<Exi
     let _ = DeviceConfig::load_optional(&ctx.fs, &config);
     let _ = DeviceConfig::planned(&draft, &config);
     let plan = draft.finish();
-    let anything = !journals.is_empty() || interrupted_switch.is_some();
+    let anything = !journals.is_empty() || interrupted_switch.is_some() || !plan.is_empty();
     ctx.out.render(&Preview {
         pending: anything,
         journals: &journals,
@@ -146,7 +146,14 @@ impl fmt::Display for Preview<'_> {
         for p in self.journals {
             match &p.refused {
                 Some(why) => writeln!(f, "would refuse {}: {why}", p.path)?,
-                None if p.finished => writeln!(f, "would remove the finished journal {}", p.path)?,
+                None if p.finished && p.command.is_empty() => {
+                    writeln!(f, "would remove the finished journal {}", p.path)?
+                }
+                None if p.finished => writeln!(
+                    f,
+                    "would remove the journal {} (interrupted run: {}; nothing in it to restore)",
+                    p.path, p.command
+                )?,
                 None if p.rolls_forward => writeln!(
                     f,
                     "would keep the files of {} and finish its service actions (interrupted run: {})",

@@ -26,7 +26,8 @@ pub(crate) struct Planned {
     pub id: String,
     pub path: DevPath,
     pub command: String,
-    /// Its run had finished: only the cleanup is left.
+    /// Nothing in it to restore (its run had finished, or was killed before it wrote the
+    /// manifest): only the cleanup is left.
     pub finished: bool,
     /// Every write of its run had landed: its files stay, its service actions run again.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -80,12 +81,13 @@ pub(crate) fn preview(fs: &RootFs, draft: &mut Draft<'_>) -> Result<Vec<Planned>
                 continue;
             }
             Ok(Found::Finished) => {
+                // Marked done, or killed before its manifest was written: either way there is
+                // nothing to restore, and the run removes the folder.
                 draft.remove(&dev_dir, reason)?;
-                if std::fs::symlink_metadata(dir.join(DONE)).is_ok() {
-                    p.finished = true;
-                    out.push(p);
+                p.finished = true;
+                if std::fs::symlink_metadata(dir.join(DONE)).is_err() {
+                    p.command = "(unknown: killed before the journal was written)".into();
                 }
-                continue;
             }
             Ok(Found::Open(m)) if m.written => {
                 p.command = masked(&m.command);
