@@ -197,20 +197,10 @@ fn compare(
         ));
     }
     let diff = String::from_utf8_lossy(&preview.stdout);
-    if let Err(e) = patch::apply(&replay_root, &diff) {
-        return Verdict::Differs(format!(
-            "the preview does not replay: {e}\n{}",
-            show(&preview)
-        ));
-    }
-    // Every run that changes the device takes the device lock first, which makes osctl's state
-    // folder 0700 (the book, Security): a fact of taking the lock, not a change a preview lists.
-    let state = replay_root.join("var/lib/osctl");
-    if state.is_dir() {
-        std::fs::set_permissions(&state, std::os::unix::fs::PermissionsExt::from_mode(0o700))
-            .unwrap();
-    }
-    let problems = patch::differences(&patch::tree(&replay_root), &patch::tree(&run_root));
+    let problems = match patch::replay_differences(&replay_root, &diff, &run_root) {
+        Ok(problems) => problems,
+        Err(e) => return Verdict::Differs(format!("{e}\n{}", show(&preview))),
+    };
     if problems.is_empty() {
         Verdict::Same
     } else {

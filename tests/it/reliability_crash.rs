@@ -728,8 +728,6 @@ fn recover_previews_what_it_does(
         ));
     }
     let diff = String::from_utf8_lossy(&preview.stdout).into_owned();
-    patch::apply(&replay, &diff)
-        .map_err(|e| format!("recover's preview does not replay: {e}\n{diff}"))?;
     let run = osctl(&real, &["recover"]);
     if run.status.code() != Some(0) || preview.status.code() != Some(0) {
         return Err(format!(
@@ -740,12 +738,8 @@ fn recover_previews_what_it_does(
             text(&preview)
         ));
     }
-    let state = replay.join("var/lib/osctl");
-    if state.is_dir() {
-        std::fs::set_permissions(&state, std::os::unix::fs::PermissionsExt::from_mode(0o700))
-            .unwrap();
-    }
-    let problems = patch::differences(&patch::tree(&replay), &patch::tree(&real));
+    let problems = patch::replay_differences(&replay, &diff, &real)
+        .map_err(|e| format!("recover's {e}\n{diff}"))?;
     if problems.is_empty() {
         Ok(())
     } else {

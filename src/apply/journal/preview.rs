@@ -63,18 +63,7 @@ pub(crate) fn preview(fs: &RootFs, draft: &mut Draft<'_>) -> Result<Vec<Planned>
     for name in names(&root, &journal_root())? {
         let dev_dir = journal_root().join(&name);
         let dir = root.join(&name);
-        let mut p = Planned {
-            id: name.clone(),
-            path: dev_dir.clone(),
-            command: String::new(),
-            finished: false,
-            rolls_forward: false,
-            restores: Vec::new(),
-            left: Vec::new(),
-            actions: Vec::new(),
-            kept: None,
-            refused: None,
-        };
+        let mut p = Planned::new(name.clone(), dev_dir.clone());
         match open(&root, &name) {
             Err(e) => {
                 out.push(refused(name, dev_dir, &e));
@@ -136,18 +125,29 @@ pub(crate) fn preview(fs: &RootFs, draft: &mut Draft<'_>) -> Result<Vec<Planned>
     Ok(out)
 }
 
+impl Planned {
+    /// A journal with nothing planned yet.
+    fn new(id: String, path: DevPath) -> Planned {
+        Planned {
+            id,
+            path,
+            command: String::new(),
+            finished: false,
+            rolls_forward: false,
+            restores: Vec::new(),
+            left: Vec::new(),
+            actions: Vec::new(),
+            kept: None,
+            refused: None,
+        }
+    }
+}
+
+/// A journal osctl will not restore: the run stops with `e`.
 fn refused(id: String, path: DevPath, e: &Error) -> Planned {
     Planned {
-        id,
-        path,
-        command: String::new(),
-        finished: false,
-        rolls_forward: false,
-        restores: Vec::new(),
-        left: Vec::new(),
-        actions: Vec::new(),
-        kept: None,
         refused: Some(e.message.clone()),
+        ..Planned::new(id, path)
     }
 }
 

@@ -387,6 +387,20 @@ pub fn tree(root: &Path) -> BTreeMap<String, Node> {
     out
 }
 
+/// Preview = run, the check every such test makes: replays `diff` (a `-v --dry-run` output) on
+/// `replay`, a copy of the device as it was before, and lists how it differs from `real`, the
+/// tree the real run left (empty when they agree). Taking the device lock makes the state folder
+/// 0700 (the book, Security): a fact of the lock, not a change a preview lists, so the replay
+/// gets it too. `Err` when the diff does not replay.
+pub fn replay_differences(replay: &Path, diff: &str, real: &Path) -> Result<Vec<String>, String> {
+    apply(replay, diff).map_err(|e| format!("the preview does not replay: {e}"))?;
+    let state = replay.join("var/lib/osctl");
+    if state.is_dir() {
+        std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    Ok(differences(&tree(replay), &tree(real)))
+}
+
 /// Differences between the tree a replayed preview left (`shown`, masked lines allowed) and the
 /// tree the real run left (`real`); empty when they agree.
 pub fn differences(shown: &BTreeMap<String, Node>, real: &BTreeMap<String, Node>) -> Vec<String> {
