@@ -104,8 +104,17 @@ pub(crate) fn preview(fs: &RootFs, draft: &mut Draft<'_>) -> Result<Vec<Planned>
                         Decision::Left(why) => p.left.push(format!("{path}: {why}; left as it is")),
                         Decision::Back(act) => {
                             plan_act(draft, &path, act, reason)?;
-                            p.restores.push(path);
+                            p.restores.push(path.clone());
                         }
+                    }
+                    // The run then sweeps the temporary a write killed before its rename left
+                    // beside the path (`restore::sweep_temporary`): the folder may be empty
+                    // only after that.
+                    let temp = crate::apply::atomic::temp_path(&host);
+                    if std::fs::symlink_metadata(&temp).is_ok_and(|m| m.is_file())
+                        && let (Some(parent), Some(name)) = (path.parent(), temp.file_name())
+                    {
+                        draft.remove(&parent.join(name), reason)?;
                     }
                 }
                 p.actions.extend(systemctl_lines(&m.undo));
