@@ -38,6 +38,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use crate::reliability_support::*;
+use crate::support::leaks::Leaks;
 use osctl::format::doc::Doc;
 use serde_json::{Value, json};
 
@@ -311,18 +312,6 @@ fn extra_cases() -> Vec<Case> {
     out
 }
 
-/// The first 12-character run of a planted value found in `hay`.
-fn leak<'a>(hay: &[u8], plants: &'a [Plant]) -> Option<&'a Plant> {
-    let hay = String::from_utf8_lossy(hay);
-    plants.iter().find(|p| {
-        let v: Vec<char> = p.value.chars().collect();
-        (0..=v.len().saturating_sub(12)).any(|i| {
-            let w: String = v[i..(i + 12).min(v.len())].iter().collect();
-            hay.contains(&w)
-        })
-    })
-}
-
 struct Case {
     name: String,
     args: Vec<String>,
@@ -492,9 +481,12 @@ fn run(root: &Path, args: &[String], extra: &[&str], case: &Case, fault: Option<
 /// it wrote that hold a secret.
 fn audit(what: &str, out: &Output, root: &Path, before: &Tree, plants: &[Plant], a: &mut Audit) {
     a.runs += 1;
+    // A plant shows when a run of 12 of its characters (or the whole value, when shorter) does.
+    let planted = Leaks::new(plants.iter().map(|p| p.value.as_str()));
+    let leak = |bytes: &[u8]| planted.first(bytes).map(|i| &plants[i]);
     for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
         a.outputs_scanned += 1;
-        if let Some(p) = leak(bytes, plants) {
+        if let Some(p) = leak(bytes) {
             a.leaks.push(format!(
                 "{what}: {stream} shows {} ({}): {}",
                 p.field,
@@ -513,12 +505,12 @@ fn audit(what: &str, out: &Output, root: &Path, before: &Tree, plants: &[Plant],
             rel.starts_with("var/lib/osctl/journal/") && rel.ends_with("/manifest.json");
         if is_log || is_journal_text {
             a.files_checked += 1;
-            if let Some(p) = leak(bytes, plants) {
+            if let Some(p) = leak(bytes) {
                 a.leaks.push(format!("{what}: {rel} holds {}", p.field));
             }
         }
         let written = before.get(rel) != Some(node);
-        if written && let Some(p) = leak(bytes, plants) {
+        if written && let Some(p) = leak(bytes) {
             a.files_checked += 1;
             if exposed(root, rel, *mode) {
                 a.leaks.push(format!(

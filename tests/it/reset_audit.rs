@@ -18,6 +18,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::reliability_support::*;
+use crate::support::leaks::Leaks;
 use serde_json::{Value, json};
 
 /// Every registered runtime (the test-only seventh too, under `--features test-runtime`).
@@ -127,19 +128,6 @@ fn owner_config(p: &mut Planter, base: &Value) -> Value {
                 "headers": {"Authorization": format!("Bearer {bearer}"), "X-Api-Key": key}}]),
     );
     Value::Object(m)
-}
-
-/// The first planted value with a run of 12 characters (or the whole value, when shorter) in
-/// `hay`.
-fn leak<'a>(hay: &[u8], values: &'a [(String, String)]) -> Option<&'a (String, String)> {
-    let hay = String::from_utf8_lossy(hay);
-    values.iter().find(|(_, v)| {
-        let c: Vec<char> = v.chars().collect();
-        if c.len() <= 12 {
-            return hay.contains(v.as_str());
-        }
-        (0..=c.len() - 12).any(|i| hay.contains(&c[i..i + 12].iter().collect::<String>()))
-    })
 }
 
 /// The input trees of the golden cases, each once.
@@ -293,13 +281,16 @@ fn no_owner_value_survives_a_reset_and_a_new_owner() {
         for rt in RUNTIMES {
             let _ = run(&root, &["presync", rt]);
         }
+        // A value counts as left when a run of 12 of its characters (or the whole value, when
+        // shorter) is in a file.
+        let owner_values = Leaks::new(p.values.iter().map(|(_, v)| v.as_str()));
         for entry in walkdir::WalkDir::new(&root).into_iter().flatten() {
             if !entry.file_type().is_file() {
                 continue;
             }
             scanned += 1;
             let bytes = std::fs::read(entry.path()).unwrap();
-            if let Some((field, value)) = leak(&bytes, &p.values) {
+            if let Some((field, value)) = owner_values.first(&bytes).map(|i| &p.values[i]) {
                 leaks.push(format!(
                     "{name}: {} still holds the previous owner's {field} ({value})",
                     entry.path().strip_prefix(&root).unwrap().display()

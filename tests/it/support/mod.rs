@@ -6,6 +6,7 @@
 // parts this crate does not use (and leaves unused the case readers used here).
 #[allow(dead_code)]
 pub mod golden_tree;
+pub mod leaks;
 pub mod patch;
 pub mod registry;
 pub mod schema;
