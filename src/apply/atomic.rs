@@ -215,11 +215,20 @@ fn remove_if_present(path: &Path) -> io::Result<()> {
 /// Removes the temporary an atomic write of `path` leaves when it dies between naming the new
 /// file and renaming it (see the module docs). Returns whether there was one.
 pub(crate) fn remove_temporary(path: &Path) -> io::Result<bool> {
-    let temp = temp_path(path);
-    match std::fs::symlink_metadata(&temp) {
-        Ok(m) if m.is_file() => std::fs::remove_file(&temp).map(|_| true),
-        _ => Ok(false),
+    match leftover_temporary(path) {
+        Some(temp) => std::fs::remove_file(&temp).map(|_| true),
+        None => Ok(false),
     }
+}
+
+/// The temporary a write killed before its rename left beside `path`, if there is one: a
+/// regular file under [`temp_path`]'s name (anything else there is not a write's). The run's
+/// sweep ([`remove_temporary`]) and recover's preview ask the same question here.
+pub(crate) fn leftover_temporary(path: &Path) -> Option<PathBuf> {
+    let temp = temp_path(path);
+    std::fs::symlink_metadata(&temp)
+        .is_ok_and(|m| m.is_file())
+        .then_some(temp)
 }
 
 /// Changes permission bits and makes the change durable.

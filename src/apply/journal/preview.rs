@@ -110,8 +110,7 @@ pub(crate) fn preview(fs: &RootFs, draft: &mut Draft<'_>) -> Result<Vec<Planned>
                     // The run then sweeps the temporary a write killed before its rename left
                     // beside the path (`restore::sweep_temporary`): the folder may be empty
                     // only after that.
-                    let temp = crate::apply::atomic::temp_path(&host);
-                    if std::fs::symlink_metadata(&temp).is_ok_and(|m| m.is_file())
+                    if let Some(temp) = crate::apply::atomic::leftover_temporary(&host)
                         && let (Some(parent), Some(name)) = (path.parent(), temp.file_name())
                     {
                         draft.remove(&parent.join(name), reason)?;
