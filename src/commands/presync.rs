@@ -5,11 +5,13 @@
 //! without the device lock: an empty plan ends there without a single write, not even to the
 //! lock file, and without waiting for a lock another osctl run holds (a switch that starts this
 //! runtime holds it while the unit starts, after it wrote presync's files itself). Anything to do
-//! takes the lock; the plan is made again only when the lock restored an interrupted run, or
-//! when a file changed while the plan read it or under the apply (which stops it and rolls it
-//! back). A journal left by an
-//! interrupted run (on disk while the lock is free) always takes the lock and is restored first;
-//! one a finished run left (its cleanup cut short) takes the lock and is removed.
+//! takes the lock, except in a run systemd started as the unit's own `ExecStartPre=` while
+//! another osctl run holds it: that run is starting the unit and waits for this presync, so this
+//! one says so and ends (waiting would only time out). The plan is made again only when the lock
+//! restored an interrupted run, or when a file changed while the plan read it or under the apply
+//! (which stops it and rolls it back). A journal left by an interrupted run (on disk while the
+//! lock is free) always takes the lock and is restored first; one a finished run left (its
+//! cleanup cut short) takes the lock and is removed.
 //!
 //! On the live device, a run whose plan ran programs (hermes' skills restore, picoclaw's
 //! migrate or onboard) plans once more without programs and applies that too: a program may
@@ -52,7 +54,18 @@ pub(super) fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
     let interrupted = !journal::pending(&ctx.fs)?.is_empty();
     let _lock = match held {
         Some(lock) => Some(lock),
-        None => ctx.lock()?,
+        None if ctx.previewing() => ctx.lock()?,
+        None => match ctx.try_lock()? {
+            Some(lock) => Some(lock),
+            None => {
+                if let Some((_, report)) = &unlocked
+                    && started_by_its_own_unit(ctx, report.runtime)
+                {
+                    return not_run_for_the_holder(ctx, report);
+                }
+                ctx.lock()?
+            }
+        },
     };
     // The plan made without the lock stands unless the lock restored an interrupted run. Apply
     // re-checks every file against what the plan read, so a file another run changed in
@@ -77,6 +90,29 @@ pub(super) fn run(ctx: &Ctx, args: &PresyncArgs) -> Result<Exit> {
         }
     }
     Ok(exit)
+}
+
+/// Whether systemd started this run as `rt`'s own `ExecStartPre=` (the presync drop-in). An
+/// osctl run that holds the lock while it starts or restarts that unit (a switch starting its
+/// target, `mcp add` restarting the runtime) waits for the start, and the start waits for this
+/// presync: queueing for the lock would only time out (30 s) with the agent held back. Seen with
+/// a real runtime whose presync plans a program on every start (a skills restore).
+fn started_by_its_own_unit(ctx: &Ctx, rt: RuntimeId) -> bool {
+    ctx.fs.is_live()
+        && crate::system::services::own_unit()
+            .is_some_and(|unit| unit.strip_suffix(".service") == Some(rt.spec().unit))
+}
+
+/// Ends a run that must not wait for the lock ([`started_by_its_own_unit`]): nothing written,
+/// and a warning that names the holder.
+fn not_run_for_the_holder(ctx: &Ctx, report: &Report) -> Result<Exit> {
+    let holder = crate::apply::lock::holder(&ctx.fs)
+        .map_or_else(|| "another osctl run".to_string(), |h| h.describe());
+    ctx.out.warn(&format!(
+        "presync {} not run: {holder} holds the device lock and is starting this unit, which waits for this presync; that run wrote what it changed, and the next start runs presync",
+        report.runtime
+    ));
+    ctx.finish(&Draft::new(&ctx.fs).finish(), &Fields::of(report))
 }
 
 fn plan(ctx: &Ctx, args: &PresyncArgs, commands: bool) -> Result<(Plan, Report)> {

@@ -16,6 +16,7 @@ use crate::switch::installer::{Choice, MAX_INSTALLER_BYTES, Source};
 use crate::switch::run::{Failure, Landed, UnitJournal};
 use crate::switch::{Done, Options, perform, record, render};
 use crate::system::http::{Http, HttpOptions};
+use crate::system::services::SwitchLog;
 
 pub(super) fn run(ctx: &Ctx, args: &SwitchArgs) -> Result<Exit> {
     if !ctx.previewing() {
@@ -55,7 +56,22 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
     let _lock = ctx.lock()?;
     let t = ctx.target();
     let fetch = |url: &str| fetch(args, url);
-    let (report, exit) = match perform(&t, &ctx.device()?, &opts, ctx.previewing(), &fetch)? {
+    let device = ctx.device()?;
+    let done = match perform(&t, &device, &opts, ctx.previewing(), &fetch) {
+        Err(f) => {
+            note_failure(ctx, &device, &opts, &f);
+            return Err(f);
+        }
+        Ok(done) => done,
+    };
+    match &done {
+        Done::Switched(landed, ..) => ctx
+            .services
+            .log_switch(&SwitchLog::landed(landed.from, landed.to)),
+        Done::Finished(rt, ..) => ctx.services.log_switch(&SwitchLog::landed(rt, rt)),
+        _ => {}
+    }
+    let (report, exit) = match done {
         Done::AlreadyActive(rt) => {
             ctx.out.status(&format!(
                 "{rt} is already the active runtime: nothing to do"
@@ -127,6 +143,23 @@ fn switch(ctx: &Ctx, args: &SwitchArgs) -> std::result::Result<Exit, Failure> {
         ctx.out.event("switch", "phase", fields);
     }
     Ok(exit)
+}
+
+/// Logs a switch that was rolled back to the system journal, where `osctl doctor` finds it:
+/// the rollback left every file and unit as it was, so nothing else on the device keeps it.
+fn note_failure(ctx: &Ctx, device: &crate::device::Device, opts: &Options, f: &Failure) {
+    if ctx.previewing() || !f.rolled_back {
+        return;
+    }
+    let unit = crate::runtime::install::unit_name(&ctx.fs, opts.to.spec())
+        .unwrap_or_else(|_| opts.to.spec().unit.to_string());
+    ctx.services.log_switch(&SwitchLog {
+        outcome: "failed".into(),
+        from: device.active().map(|r| r.to_string()).unwrap_or_default(),
+        to: opts.to.to_string(),
+        unit: crate::system::services::unit_file_name(&unit),
+        message: crate::redact::redact(&f.error.message).into_owned(),
+    });
 }
 
 /// `osctl switch`'s `--json` fields, one shape per end (`phase`: `plan`, `success`, `failure`).

@@ -129,6 +129,14 @@ impl Device {
     }
 
     /// The active runtime and where that answer came from.
+    /// The runtime this device resolves to once config.json is gone, as a factory reset
+    /// leaves it: the image default, ROBOT.md, the built-in default.
+    pub fn resolve_without_config(&self) -> Result<Resolution> {
+        let mut reset = self.clone();
+        reset.config = DeviceConfig::empty(self.config.path.clone());
+        reset.resolve()
+    }
+
     pub fn resolve(&self) -> Result<Resolution> {
         let path = self.env.default_agent_file();
         let image_default = self

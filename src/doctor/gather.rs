@@ -142,6 +142,7 @@ pub(crate) fn gather(
     );
     let switch = crate::switch::record::read(fs);
     check(&mut facts, switch.as_ref().map(drop).map_err(Clone::clone));
+    facts.failed_switch = services.last_switch().filter(|l| l.outcome == "failed");
     // Every other record osctl keeps in its state folder is JSON too.
     let state_dir = DevPath::new(STATE_DIR);
     // A state folder that cannot be listed is itself a finding (the writers would stop on it).

@@ -164,6 +164,8 @@ pub(crate) struct Facts {
     pub lock_holder: Option<String>,
     pub journals: Vec<Journal>,
     pub switch: Option<Switch>,
+    /// The last switch osctl logged to the journal, when it failed and was rolled back.
+    pub failed_switch: Option<crate::system::services::SwitchLog>,
     /// The paths presync would change for the active runtime (`path: kind`).
     pub presync: Option<Probe<Vec<String>>>,
     pub reconcile: Option<Probe<Vec<Step>>>,
@@ -387,16 +389,31 @@ pub(crate) fn judge(facts: &Facts) -> Report {
             format!("{osctl} reconcile"),
         ));
     }
+    // The last switch failed and was rolled back: every file and unit is as it was, so only
+    // the journal (osctl logs each switch's end there) says that it failed and where to look.
+    if let Some(f) = &facts.failed_switch {
+        findings.push(finding(
+            "switch",
+            Severity::Warning,
+            RANK_SWITCH,
+            format!(
+                "the last switch, {} -> {}, failed and was rolled back: {}",
+                f.from, f.to, f.message
+            ),
+            format!("journalctl -u {} -n 50 --no-pager", f.unit),
+        ));
+    }
     checks.push(CheckLine {
         check: "switch",
-        status: if facts.switch.is_some() {
+        status: if facts.switch.is_some() || facts.failed_switch.is_some() {
             "findings"
         } else {
             "ok"
         },
-        summary: match &facts.switch {
-            Some(s) => format!("interrupted: {} -> {}", s.from, s.to),
-            None => "none interrupted".into(),
+        summary: match (&facts.switch, &facts.failed_switch) {
+            (Some(s), _) => format!("interrupted: {} -> {}", s.from, s.to),
+            (None, Some(f)) => format!("none interrupted; {} -> {} rolled back", f.from, f.to),
+            (None, None) => "none interrupted".into(),
         },
     });
 

@@ -3,7 +3,8 @@
 //!
 //! In order:
 //! 1. the active runtime's own reset, from its [`ResetSpec`](crate::runtime::ResetSpec): service
-//!    stop/disable and its own reset commands (the `runtime` part of [`ResetPlan`], carried out
+//!    stop/disable (never the disable of the runtime the device resolves to after the reset,
+//!    whose unit the next boot must start) and its own reset commands (the `runtime` part of [`ResetPlan`], carried out
 //!    first), then its file removals exactly as §6 lists them, keeping what it keeps;
 //! 2. the device paths: config.json and agent_state.json together (the switch history must not
 //!    outlive the runtime it describes), users, strangers, snapshots, the Wi-Fi config, the log
@@ -200,8 +201,14 @@ pub(crate) fn plan(fs: &RootFs, input: &Input<'_>) -> Result<ResetPlan> {
         removed: severed,
         runtime: cut.finish(),
         files_started: false,
+        keep_enabled: None,
     };
     let active = input.active.spec();
+    // The runtime the device comes up with after the reset keeps its unit enabled, so the next
+    // boot starts it: upstream disables the reset runtime's unit and its daemon enables the
+    // resolved one at boot, which osctl's boot pass does not do.
+    let next = input.device.resolve_without_config()?.runtime.spec();
+    p.keep_enabled = p.unit_if_present(next)?;
     if input.keep_runtime_state {
         if let Some(unit) = p.unit(active)? {
             p.service(ServiceAction::Stop(unit));
@@ -333,6 +340,8 @@ struct Planner<'a, 'd> {
     runtime: Plan,
     /// Once the first file step is planned, actions join the file plan in order.
     files_started: bool,
+    /// The unit of the runtime the device resolves to after the reset: never disabled.
+    keep_enabled: Option<String>,
 }
 
 impl Planner<'_, '_> {
@@ -347,6 +356,12 @@ impl Planner<'_, '_> {
             "{unit}.service has no unit file: there is no service to stop or disable"
         ));
         Ok(None)
+    }
+
+    /// A runtime's unit when its unit file exists, without a warning when it does not.
+    fn unit_if_present(&self, rt: &Runtime) -> Result<Option<String>> {
+        let unit = install::unit_name(self.fs, rt)?;
+        Ok(install::find_unit_file(self.fs, &unit)?.map(|_| unit))
     }
 
     fn warn(&mut self, w: String) {
@@ -376,7 +391,10 @@ impl Planner<'_, '_> {
                     }
                 }
                 ResetStep::DisableUnit => {
-                    if let Some(u) = &unit {
+                    if let Some(u) = unit
+                        .as_ref()
+                        .filter(|u| self.keep_enabled.as_ref() != Some(u))
+                    {
                         self.service(ServiceAction::Disable(u.clone()));
                     }
                 }

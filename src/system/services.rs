@@ -238,10 +238,159 @@ impl Services {
     }
 }
 
+/// How a switch ended, as osctl logs it to the system journal (structured fields
+/// `OSCTL_SWITCH`, `OSCTL_FROM`, `OSCTL_TO`, `OSCTL_UNIT` and the message).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwitchLog {
+    /// `landed` or `failed` (rolled back).
+    pub outcome: String,
+    pub from: String,
+    pub to: String,
+    /// The new runtime's unit, `<unit>.service`.
+    pub unit: String,
+    /// What happened, secrets masked.
+    pub message: String,
+}
+
+impl SwitchLog {
+    pub fn landed(from: impl ToString, to: impl ToString) -> SwitchLog {
+        let (from, to) = (from.to_string(), to.to_string());
+        SwitchLog {
+            outcome: "landed".into(),
+            message: format!("switched {from} -> {to}"),
+            from,
+            to,
+            unit: String::new(),
+        }
+    }
+}
+
+/// journald's socket for native messages.
+const JOURNAL_SOCKET: &str = "/run/systemd/journal/socket";
+
+impl Services {
+    /// Logs how a switch ended to the system journal, where `osctl doctor` reads the last one
+    /// back ([`Services::last_switch`]): a rolled-back switch leaves every file and unit as it
+    /// was, so the journal is the one place that keeps that it failed. Best effort and live
+    /// devices only: a device without journald loses nothing but the note.
+    pub fn log_switch(&self, log: &SwitchLog) {
+        if self.is_offline() {
+            return;
+        }
+        // journald's native protocol: one `FIELD=value` per line (values kept to one line).
+        let one_line = |v: &str| v.replace('\n', " ");
+        let priority = if log.outcome == "failed" { 4 } else { 6 };
+        let message = format!(
+            "MESSAGE=switch {} -> {} {}: {}\nPRIORITY={priority}\nSYSLOG_IDENTIFIER=osctl\nOSCTL_SWITCH={}\nOSCTL_FROM={}\nOSCTL_TO={}\nOSCTL_UNIT={}\n",
+            one_line(&log.from),
+            one_line(&log.to),
+            log.outcome,
+            one_line(&log.message),
+            log.outcome,
+            one_line(&log.from),
+            one_line(&log.to),
+            one_line(&log.unit),
+        );
+        if let Ok(socket) = std::os::unix::net::UnixDatagram::unbound() {
+            let _ = socket.send_to(message.as_bytes(), JOURNAL_SOCKET);
+        }
+    }
+
+    /// The last switch osctl logged ([`Services::log_switch`]); `None` offline, without one, or
+    /// when the journal cannot be read (doctor's units check reports that).
+    pub fn last_switch(&self) -> Option<SwitchLog> {
+        let Services::Live { journalctl, .. } = self else {
+            return None;
+        };
+        let argv: Vec<String> = [
+            journalctl.as_str(),
+            "-o",
+            "json",
+            "-n",
+            "1",
+            "--no-pager",
+            "OSCTL_SWITCH=failed",
+            "OSCTL_SWITCH=landed",
+        ]
+        .map(str::to_string)
+        .into();
+        let out = process::run(&Run::new(&argv, JOURNALCTL_TIMEOUT)).ok()?;
+        let entry: serde_json::Value =
+            serde_json::from_str(out.stdout_text().lines().last()?).ok()?;
+        let field = |k: &str| entry[k].as_str().unwrap_or_default().to_string();
+        let message = field("MESSAGE");
+        Some(SwitchLog {
+            outcome: field("OSCTL_SWITCH"),
+            from: field("OSCTL_FROM"),
+            to: field("OSCTL_TO"),
+            unit: field("OSCTL_UNIT"),
+            message: message
+                .split_once(": ")
+                .map_or(message.clone(), |(_, m)| m.to_string()),
+        })
+        .filter(|l| !l.outcome.is_empty())
+    }
+}
+
 /// How long one `journalctl` read may take (a large journal is read from its end).
 const JOURNALCTL_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// `hermes-gateway` → `hermes-gateway.service`.
 pub fn unit_file_name(unit: &str) -> String {
     format!("{}.service", unit.trim_end_matches(".service"))
+}
+
+/// The systemd service this process runs in (`agent.service` for a unit's
+/// `ExecStartPre=`), from `/proc/self/cgroup`; `None` outside a service: a login shell or an
+/// SSH session sits in a session scope, a test in whatever started it.
+pub(crate) fn own_unit() -> Option<String> {
+    // The one read of this process's cgroup; the parse is pure.
+    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    unit_of_cgroup(&text)
+}
+
+/// The service named by a `/proc/self/cgroup` text: the unified hierarchy's line (`0::/…`) or
+/// systemd's own on a v1 or hybrid host (`N:name=systemd:/…`), whichever ends in a `.service`.
+fn unit_of_cgroup(text: &str) -> Option<String> {
+    text.lines()
+        .filter_map(|l| {
+            l.strip_prefix("0::")
+                .or_else(|| l.split_once(":name=systemd:").map(|(_, p)| p))
+        })
+        .filter_map(|path| path.trim_end().rsplit('/').next())
+        .find(|last| last.ends_with(".service"))
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod own_unit_tests {
+    use super::unit_of_cgroup;
+
+    #[test]
+    fn a_units_process_knows_its_unit_and_a_session_does_not() {
+        assert_eq!(
+            unit_of_cgroup("0::/system.slice/agent.service\n").as_deref(),
+            Some("agent.service")
+        );
+        // Without a cgroup namespace the path starts at the host's root.
+        assert_eq!(
+            unit_of_cgroup("0::/machine/payload/system.slice/agent.service\n").as_deref(),
+            Some("agent.service")
+        );
+        // A hybrid host whose unified hierarchy systemd does not use.
+        assert_eq!(
+            unit_of_cgroup("12:pids:/x\n1:name=systemd:/system.slice/agent.service\n0::/\n")
+                .as_deref(),
+            Some("agent.service")
+        );
+        assert_eq!(
+            unit_of_cgroup("12:pids:/x\n1:name=systemd:/system.slice/agent.service\n").as_deref(),
+            Some("agent.service")
+        );
+        assert_eq!(
+            unit_of_cgroup("0::/user.slice/user-0.slice/session-3.scope\n"),
+            None
+        );
+        assert_eq!(unit_of_cgroup(""), None);
+    }
 }

@@ -32,6 +32,7 @@ impl Dev {
         std::fs::write(
             &journalctl,
             "#!/bin/sh\necho \"$*\" >>\"$FAKE_SYSTEMCTL_DIR/journalctl-calls\"\n\
+             case \"$*\" in '-o json'*) cat \"$FAKE_SYSTEMCTL_DIR/switch-log\" 2>/dev/null; exit 0 ;; esac\n\
              echo 'Dec 02 04:00:01 lamp hermes[812]: loading config.yaml'\n\
              echo 'Dec 02 04:00:02 lamp hermes[812]: error: provider custom:autonomous refused the key'\n",
         )
@@ -176,9 +177,42 @@ fn a_failed_unit_shows_its_journal_and_the_next_command_is_journalctl() {
     );
     assert_eq!(
         d.calls("journalctl-calls"),
-        "-u hermes-gateway.service -n 10 --no-pager\n"
+        format!("{LAST_SWITCH}\n-u hermes-gateway.service -n 10 --no-pager\n")
     );
     assert_eq!(snapshot(&d.root), before);
+}
+
+/// doctor's query for the last switch osctl logged to the journal.
+const LAST_SWITCH: &str = "-o json -n 1 --no-pager OSCTL_SWITCH=failed OSCTL_SWITCH=landed";
+
+#[test]
+fn a_rolled_back_last_switch_is_a_warning_that_points_at_the_units_journal() {
+    let d = Dev::healthy();
+    d.set("hermes-gateway.service", "active", "active");
+    d.set("hermes-gateway.service", "sub", "running");
+    let failed = r#"{"MESSAGE":"switch hermes -> openclaw failed: openclaw.service did not stay active","OSCTL_SWITCH":"failed","OSCTL_FROM":"hermes","OSCTL_TO":"openclaw","OSCTL_UNIT":"openclaw.service"}"#;
+    std::fs::write(d.state.join("switch-log"), format!("{failed}\n")).unwrap();
+    let out = d.run(&["doctor"], true);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(
+            "the last switch, hermes -> openclaw, failed and was rolled back: openclaw.service did not stay active"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("journalctl -u openclaw.service -n 50 --no-pager"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("error [switch]"),
+        "a warning, not an error: {stdout}"
+    );
+    // A switch that landed since: nothing to say.
+    let landed = r#"{"MESSAGE":"switch openclaw -> hermes landed: switched openclaw -> hermes","OSCTL_SWITCH":"landed","OSCTL_FROM":"openclaw","OSCTL_TO":"hermes","OSCTL_UNIT":""}"#;
+    std::fs::write(d.state.join("switch-log"), format!("{landed}\n")).unwrap();
+    let stdout = text(&d.run(&["doctor"], true).stdout);
+    assert!(!stdout.contains("rolled back"), "{stdout}");
 }
 
 #[test]
@@ -193,7 +227,8 @@ fn running_units_as_the_device_wants_them_are_healthy() {
         stdout.contains("  hermes-gateway.service      active (running)\n"),
         "{stdout}"
     );
-    assert!(d.calls("journalctl-calls").is_empty());
+    // The journal is read for the last switch's outcome only.
+    assert_eq!(d.calls("journalctl-calls"), format!("{LAST_SWITCH}\n"));
 
     // The other runtime running too is a finding, with the command that stops it.
     d.set("openclaw.service", "active", "active");

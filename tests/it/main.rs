@@ -59,6 +59,7 @@ mod presync_hook_shim;
 mod presync_idempotence;
 mod presync_picoclaw_schema;
 mod preview_run;
+mod real_runtimes;
 mod reliability_bad_input;
 mod reliability_concurrency;
 mod reliability_containment;

@@ -24,7 +24,7 @@ use std::process::Output;
 
 use crate::support::systemd_lab::{Lab, lab_required, require_lab};
 
-fn deb() -> Option<PathBuf> {
+pub(crate) fn deb() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("OSCTL_DEB") {
         return Some(PathBuf::from(p));
     }

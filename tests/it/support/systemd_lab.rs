@@ -150,12 +150,29 @@ pub fn require_lab(name_hint: &str) -> Option<Lab> {
     }
 }
 
-/// One booted container. Powered off (idempotently) on [`Lab::down`] or drop.
+/// One booted container. Powered off (idempotently) on [`Lab::down`] or drop; a persistent
+/// disk ([`Boot::disk`]) is removed on drop too.
 #[derive(Debug)]
 pub struct Lab {
     name: String,
     leader: u32,
     up: bool,
+    boot: Boot,
+}
+
+/// How a container boots (the default: the plain rootfs on a volatile overlay).
+#[derive(Debug, Clone, Default)]
+pub struct Boot {
+    /// `OSCTL_LAB_VARIANT` of the rootfs: `None` for the plain one, `Some("ssh")` for the one
+    /// with openssh-server and Debian's python3 (which shares the host's network unless
+    /// `--private-network` is among [`Boot::nspawn_args`]).
+    pub variant: Option<&'static str>,
+    /// A persistent copy of the rootfs instead of the volatile overlay, so [`Lab::reboot`] is a
+    /// real power-off and boot that keeps what was written.
+    pub disk: bool,
+    /// Extra `systemd-nspawn` arguments, e.g. `--bind-ro=SRC:DST` to make a host directory
+    /// (the real runtimes' oracle installs) visible inside at the same path.
+    pub nspawn_args: Vec<String>,
 }
 
 static SEQ: AtomicU32 = AtomicU32::new(0);
@@ -165,12 +182,11 @@ impl Lab {
     /// Boot a fresh container named `it-<pid>-<n>[-<hint>]` (<= 64 chars of `[a-z0-9-]`).
     /// Returns once `systemctl is-system-running` says running/degraded. Panics on failure.
     pub fn up(name_hint: &str) -> Lab {
-        Lab::up_with(name_hint, &[])
+        Lab::boot(name_hint, Boot::default())
     }
 
-    /// [`Lab::up`] with extra `systemd-nspawn` arguments, e.g. `--bind-ro=SRC:DST` to make a
-    /// host directory (the real runtimes' oracle installs) visible inside at the same path.
-    pub fn up_with(name_hint: &str, nspawn_args: &[&str]) -> Lab {
+    /// [`Lab::up`] booted as `boot` says.
+    pub fn boot(name_hint: &str, boot: Boot) -> Lab {
         GC.call_once(|| {
             let _ = run_script(&["gc"]);
         });
@@ -179,23 +195,50 @@ impl Lab {
             SEQ.fetch_add(1, Ordering::SeqCst),
             name_hint,
         );
-        let mut args = vec!["up", name.as_str()];
-        args.extend_from_slice(nspawn_args);
-        let out = run_script(&args);
-        if !out.status.success() {
-            panic!("lab up {name} failed: {}", describe(&out));
-        }
         let mut lab = Lab {
             name,
             leader: 0,
-            up: true,
+            up: false,
+            boot,
         };
-        let out = run_script(&["leader", &lab.name]);
-        lab.leader = String::from_utf8_lossy(&out.stdout)
+        lab.power_on();
+        lab
+    }
+
+    fn power_on(&mut self) {
+        let mut args = vec!["up", self.name.as_str()];
+        args.extend(self.boot.nspawn_args.iter().map(String::as_str));
+        let mut cmd = script_command(&args);
+        if let Some(variant) = self.boot.variant {
+            cmd.env("OSCTL_LAB_VARIANT", variant);
+        }
+        if self.boot.disk {
+            cmd.env("OSCTL_LAB_DISK", "1");
+        }
+        let out = output(cmd);
+        if !out.status.success() {
+            panic!("lab up {} failed: {}", self.name, describe(&out));
+        }
+        self.up = true;
+        let out = run_script(&["leader", &self.name]);
+        self.leader = String::from_utf8_lossy(&out.stdout)
             .trim()
             .parse()
-            .unwrap_or_else(|_| panic!("lab leader {}: {}", lab.name, describe(&out)));
-        lab
+            .unwrap_or_else(|_| panic!("lab leader {}: {}", self.name, describe(&out)));
+    }
+
+    /// Power off and boot again. On a persistent disk ([`Boot::disk`]) this is a device's
+    /// reboot: every unit stops, systemd boots from what is on the disk. Returns the time the
+    /// boot took (power-on until `is-system-running` answers).
+    pub fn reboot(&mut self) -> Duration {
+        assert!(
+            self.boot.disk,
+            "a reboot without a persistent disk loses everything written"
+        );
+        self.down();
+        let t0 = Instant::now();
+        self.power_on();
+        t0.elapsed()
     }
 
     /// Machine name (also the container's hostname).
@@ -299,6 +342,9 @@ impl Lab {
 impl Drop for Lab {
     fn drop(&mut self) {
         self.down();
+        if self.boot.disk {
+            let _ = run_script(&["forget", &self.name]);
+        }
     }
 }
 
@@ -319,14 +365,19 @@ pub fn machine_name(pid: u32, n: u32, hint: &str) -> String {
     name.trim_end_matches('-').to_string()
 }
 
+fn script_command(args: &[&str]) -> Command {
+    let mut cmd = Command::new("bash");
+    cmd.arg(script()).args(args).stdin(Stdio::null());
+    cmd
+}
+
+fn output(mut cmd: Command) -> Output {
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", script().display()))
+}
+
 fn run_script(args: &[&str]) -> Output {
-    let s = script();
-    Command::new("bash")
-        .arg(&s)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", s.display()))
+    output(script_command(args))
 }
 
 fn describe(out: &Output) -> String {
