@@ -43,7 +43,7 @@ pub(crate) fn deb() -> Option<PathBuf> {
     None
 }
 
-fn text(out: &Output) -> String {
+pub(crate) fn text(out: &Output) -> String {
     format!(
         "{} stdout={} stderr={}",
         out.status,

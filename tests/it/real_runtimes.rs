@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::package_lab::text;
 use crate::support::systemd_lab::{Boot, Lab, lab_gate, lab_required};
 
 /// The two runtimes whose gateways the oracle installs can run.
@@ -99,15 +100,6 @@ struct Device {
     lab: Lab,
     oracles: PathBuf,
     tally: Tally,
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{} stdout={} stderr={}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn oracles() -> Option<PathBuf> {
@@ -367,6 +359,18 @@ impl Device {
         }
     }
 
+    /// Counts the checks `osctl doctor --json` reports as errors, each named with `step`.
+    fn count_doctor_errors(&mut self, step: &str) {
+        let doctor = self.osctl_json(&["doctor", "--json"]);
+        for c in doctor["checks"].as_array().into_iter().flatten() {
+            if c["status"] == "error" {
+                self.tally
+                    .doctor_errors
+                    .push(format!("{step}: {} {}", c["check"], c["summary"]));
+            }
+        }
+    }
+
     /// The checks after every step: `active` runs and serves, the other is stopped and
     /// disabled, doctor has no error, the runtime's view equals osctl's.
     fn check(&mut self, step: &str, active: Rt) {
@@ -404,14 +408,7 @@ impl Device {
             active.health.1
         );
         self.tally.ready += 1;
-        let doctor = self.osctl_json(&["doctor", "--json"]);
-        for c in doctor["checks"].as_array().into_iter().flatten() {
-            if c["status"] == "error" {
-                self.tally
-                    .doctor_errors
-                    .push(format!("{step}: {} {}", c["check"], c["summary"]));
-            }
-        }
+        self.count_doctor_errors(step);
         let (theirs, ours) = (self.runtime_view(active), self.osctl_view(active));
         eprintln!("{step}: {} says {theirs:?}", active.name);
         if theirs != ours {
@@ -442,14 +439,7 @@ impl Device {
             ours.mcp.is_empty() && ours.channels.is_empty(),
             "reset left {ours:?}"
         );
-        let doctor = self.osctl_json(&["doctor", "--json"]);
-        for c in doctor["checks"].as_array().into_iter().flatten() {
-            if c["status"] == "error" {
-                self.tally
-                    .doctor_errors
-                    .push(format!("reset: {} {}", c["check"], c["summary"]));
-            }
-        }
+        self.count_doctor_errors("reset");
     }
 
     /// Starts `osctl switch TO --wait-ready ARGS` in the background; its exit code lands in
