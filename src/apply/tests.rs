@@ -262,6 +262,7 @@ fn logging_systemctl(dir: &Path) -> (Services, std::path::PathBuf) {
         Services::Live {
             systemctl: script.display().to_string(),
             journalctl: "journalctl".into(),
+            own_journal: false,
         },
         log,
     )
@@ -441,6 +442,7 @@ fn regression_killed_switch_leaves_both_running() {
     let services = Services::Live {
         systemctl: script.display().to_string(),
         journalctl: "journalctl".into(),
+        own_journal: false,
     };
     let fs = RootFs::new(&root).unwrap();
     let change = write(

@@ -23,6 +23,10 @@ pub enum Services {
     Live {
         systemctl: String,
         journalctl: String,
+        /// Whether this is the device's own systemd (`--root /`), whose journal osctl may write
+        /// to; false for a test double driving a fixture root, whose switches belong to no
+        /// journal (they would land in the developer's own).
+        own_journal: bool,
     },
     /// No systemd: actions are printed, not run.
     Offline,
@@ -119,10 +123,12 @@ impl Services {
             Some(systemctl) if !systemctl.is_empty() => Services::Live {
                 systemctl,
                 journalctl,
+                own_journal: live_root,
             },
             _ if live_root => Services::Live {
                 systemctl: "systemctl".into(),
                 journalctl,
+                own_journal: true,
             },
             _ => Services::Offline,
         }
@@ -272,9 +278,15 @@ impl Services {
     /// Logs how a switch ended to the system journal, where `osctl doctor` reads the last one
     /// back ([`Services::last_switch`]): a rolled-back switch leaves every file and unit as it
     /// was, so the journal is the one place that keeps that it failed. Best effort and live
-    /// devices only: a device without journald loses nothing but the note.
+    /// devices only (`--root /`): a device without journald loses nothing but the note.
     pub fn log_switch(&self, log: &SwitchLog) {
-        if self.is_offline() {
+        if !matches!(
+            self,
+            Services::Live {
+                own_journal: true,
+                ..
+            }
+        ) {
             return;
         }
         // journald's native protocol: one `FIELD=value` per line (values kept to one line).
@@ -363,8 +375,8 @@ fn unit_of_cgroup(text: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod own_unit_tests {
-    use super::unit_of_cgroup;
+mod tests {
+    use super::{Services, unit_of_cgroup};
 
     #[test]
     fn a_units_process_knows_its_unit_and_a_session_does_not() {
@@ -392,5 +404,24 @@ mod own_unit_tests {
             None
         );
         assert_eq!(unit_of_cgroup(""), None);
+    }
+
+    #[test]
+    fn only_the_devices_own_systemd_gets_switches_in_its_journal() {
+        let own = |s: &Services| {
+            matches!(
+                s,
+                Services::Live {
+                    own_journal: true,
+                    ..
+                }
+            )
+        };
+        assert!(own(&Services::new(true, None, None)));
+        assert!(own(&Services::new(true, Some("fake".into()), None)));
+        // A test double under a fixture root: its switches are no device's.
+        let fake = Services::new(false, Some("fake".into()), None);
+        assert!(!fake.is_offline() && !own(&fake));
+        assert!(Services::new(false, None, None).is_offline());
     }
 }
