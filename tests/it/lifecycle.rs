@@ -91,9 +91,10 @@ fn lifecycle_seed() -> u64 {
 struct Found {
     stats: Stats,
     failure: Option<String>,
-    /// With `OSCTL_LIFECYCLE_SURVEY=1`: every distinct violation (by signature), with its count
-    /// and its first occurrence.
-    survey: std::collections::BTreeMap<String, (usize, String)>,
+    /// With `OSCTL_LIFECYCLE_SURVEY=1`: every distinct violation (by signature), with its first
+    /// occurrence and the lives that showed it (how many lives of a draw a defect needs to be
+    /// seen: the book's Tests chapter sizes CI's draw by it).
+    survey: std::collections::BTreeMap<String, (String, Vec<u64>)>,
 }
 
 fn survey() -> bool {
@@ -118,7 +119,6 @@ fn worker(w: usize, lives: Vec<u64>, seed: u64, max_len: usize) -> Found {
             for v in &violations {
                 let e = surveyed.entry(v.signature()).or_insert_with(|| {
                     (
-                        0,
                         format!(
                             "life {i}{}:\n{}\n{}",
                             known(v)
@@ -127,9 +127,12 @@ fn worker(w: usize, lives: Vec<u64>, seed: u64, max_len: usize) -> Found {
                             indent(&seq.to_string()),
                             v.report()
                         ),
+                        Vec::new(),
                     )
                 });
-                e.0 += 1;
+                if e.1.last() != Some(&i) {
+                    e.1.push(i);
+                }
             }
             continue;
         }
@@ -213,18 +216,24 @@ fn lifecycle_sequences() {
         .collect();
     let mut stats = Stats::default();
     let mut failures = Vec::new();
-    let mut surveyed: std::collections::BTreeMap<String, (usize, String)> = Default::default();
+    let mut surveyed: std::collections::BTreeMap<String, (String, Vec<u64>)> = Default::default();
     for h in handles {
         let f = h.join().unwrap();
         stats.add(&f.stats);
         failures.extend(f.failure);
-        for (k, (n, ex)) in f.survey {
-            let e = surveyed.entry(k).or_insert((0, ex));
-            e.0 += n;
+        for (k, (ex, lives)) in f.survey {
+            let e = surveyed.entry(k).or_insert((ex, Vec::new()));
+            e.1.extend(lives);
         }
     }
-    for (k, (n, ex)) in &surveyed {
-        eprintln!("=== {k}: {n} time(s); first:\n{ex}\n");
+    for (k, (ex, lives)) in &mut surveyed {
+        lives.sort_unstable();
+        let listed: Vec<String> = lives.iter().map(u64::to_string).collect();
+        eprintln!(
+            "=== {k}: in {} lives ({}); one:\n{ex}\n",
+            lives.len(),
+            listed.join(",")
+        );
     }
     print_figures(&stats, started.elapsed().as_secs_f64(), seed);
     assert!(
