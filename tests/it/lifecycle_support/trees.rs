@@ -32,10 +32,14 @@ pub(super) fn new_keys_in_any_order(t: &mut Tree, before: &Tree, path: &str) {
     }
 }
 
+/// A tree without osctl's records of a run in progress (the switch record, with the
+/// temporary a write of it killed before its rename leaves: `switch_fake` checks that the next
+/// switch removes it), the lock's holder note and empty folders.
 pub(super) fn visible(t: &Tree) -> Tree {
     t.iter()
         .filter(|(k, v)| {
             !k.starts_with("var/lib/osctl/switch.json")
+                && *k != "var/lib/osctl/.switch.json.osctl-tmp"
                 && *k != "var/lib/osctl/lock.holder"
                 && !matches!(v, Node::EmptyDir(_))
         })

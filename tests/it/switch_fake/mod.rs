@@ -653,3 +653,32 @@ fn regression_a_switch_killed_after_stopping_the_old_unit_left_the_new_one_runni
 
 // The reconcile after the commit point.
 mod reconcile;
+
+/// Seen on CI's lifecycle draw (seed 1796296051125870941, life 111, a kill at a time, so a
+/// draw does not replay it): a switch killed between its record's link and its rename leaves
+/// the record whole under its temporary name, `.switch.json.osctl-tmp`, in osctl's state
+/// folder, and nothing else changed. `status` reads the device as it was (no switch in
+/// progress), and the next switch removes the temporary as it writes the record.
+#[test]
+fn a_switch_killed_before_its_records_rename_leaves_a_temporary_the_next_switch_removes() {
+    // A real record: the one a switch killed at its first unit action leaves.
+    let killed = Dev::new();
+    std::fs::write(killed.state.join("kill-on"), "daemon-reload\n").unwrap();
+    let out = killed.osctl(&["switch", "hermes", "--settle", "0"]);
+    assert_eq!(out.status.code(), None, "killed: {}", text(&out));
+    let record = std::fs::read_to_string(killed.root.join("var/lib/osctl/switch.json")).unwrap();
+
+    let d = Dev::new();
+    let temp = "var/lib/osctl/.switch.json.osctl-tmp";
+    d.write(temp, &record, 0o600);
+    let out = d.osctl(&["--json", "status"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["switch"].is_null(), "{}", doc["switch"]);
+    assert_eq!(doc["active"]["runtime"], "openclaw", "{doc}");
+
+    let out = d.osctl(&["switch", "hermes", "--settle", "0", "--no-reconcile"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!d.root.join(temp).exists(), "{temp} was left");
+    assert!(!d.root.join("var/lib/osctl/switch.json").exists());
+}
