@@ -138,6 +138,17 @@ impl Services {
         matches!(self, Services::Offline)
     }
 
+    /// Whether this is the device's own systemd, whose journal osctl writes its switches to.
+    fn owns_journal(&self) -> bool {
+        matches!(
+            self,
+            Services::Live {
+                own_journal: true,
+                ..
+            }
+        )
+    }
+
     /// Runs `systemctl ARGS`; `None` when offline.
     pub fn systemctl(&self, args: &[String]) -> Result<Option<process::Output>> {
         let Services::Live { systemctl, .. } = self else {
@@ -280,13 +291,7 @@ impl Services {
     /// was, so the journal is the one place that keeps that it failed. Best effort and live
     /// devices only (`--root /`): a device without journald loses nothing but the note.
     pub fn log_switch(&self, log: &SwitchLog) {
-        if !matches!(
-            self,
-            Services::Live {
-                own_journal: true,
-                ..
-            }
-        ) {
+        if !self.owns_journal() {
             return;
         }
         // journald's native protocol: one `FIELD=value` per line (values kept to one line).
@@ -408,15 +413,7 @@ mod tests {
 
     #[test]
     fn only_the_devices_own_systemd_gets_switches_in_its_journal() {
-        let own = |s: &Services| {
-            matches!(
-                s,
-                Services::Live {
-                    own_journal: true,
-                    ..
-                }
-            )
-        };
+        let own = Services::owns_journal;
         assert!(own(&Services::new(true, None, None)));
         assert!(own(&Services::new(true, Some("fake".into()), None)));
         // A test double under a fixture root: its switches are no device's.
